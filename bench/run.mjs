@@ -1,0 +1,138 @@
+// npm run bench: loads the bare node:http ceiling and the linkhop engine, one after the other, with
+// autocannon on loopback, and prints requests/s, p50/p99 latency and the ratio against the ceiling.
+import { fork, spawn } from 'node:child_process';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import autocannon from 'autocannon';
+
+const DURATION = Number(process.env.BENCH_DURATION ?? 10);
+const CONNECTIONS = Number(process.env.BENCH_CONNECTIONS ?? 50);
+const TOKEN = 'bench-token';
+const UA = {
+  desktop:
+    'Mozilla/5.0 (Windows NT 10.0; Win64; x64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/131.0.0.0 Safari/537.36',
+  instagramAndroid:
+    'Mozilla/5.0 (Linux; Android 14; Pixel 8 Build/AP2A.240905.003; wv) AppleWebKit/537.36 (KHTML, like Gecko) Version/4.0 Chrome/130.0.6723.58 Mobile Safari/537.36 Instagram 355.1.0.44.103 Android (34/14; 420dpi; 1080x2205; Google/google; Pixel 8; shiba; shiba; en_US; 658190016)',
+};
+
+const sleep = (ms) => new Promise((resolve) => setTimeout(resolve, ms));
+
+async function waitForHealth(url) {
+  for (let i = 0; i < 200; i++) {
+    try {
+      const response = await fetch(`${url}/health`);
+      if (response.ok) return;
+    } catch {}
+    await sleep(50);
+  }
+  throw new Error(`${url} did not come up`);
+}
+
+function load(url, userAgent) {
+  return autocannon({
+    url,
+    connections: CONNECTIONS,
+    duration: DURATION,
+    headers: { 'user-agent': userAgent },
+  });
+}
+
+async function measure(name, url, userAgent, expectStatus) {
+  await load(url, userAgent).then(() => {}); // not counted: JIT and caches warm up
+  const result = await load(url, userAgent);
+  const status = result.statusCodeStats?.[expectStatus]?.count ?? 0;
+  if (status === 0 || result.errors > 0 || result.non2xx - (expectStatus >= 300 ? status : 0) > 0) {
+    console.warn(
+      `! ${name}: expected ${expectStatus}, got`,
+      result.statusCodeStats,
+      `errors ${result.errors}`,
+    );
+  }
+  return { name, rps: result.requests.average, p50: result.latency.p50, p99: result.latency.p99 };
+}
+
+async function main() {
+  const bare = fork(new URL('./bare-server.mjs', import.meta.url), { env: { PORT: '4501' } });
+  await new Promise((resolve) => bare.once('message', resolve));
+  const dataDir = mkdtempSync(join(tmpdir(), 'linkhop-bench-'));
+  const engine = spawn(process.execPath, ['dist/cli/main.js', 'engine'], {
+    env: {
+      ...process.env,
+      PORT: '4502',
+      HOST: '127.0.0.1',
+      API_TOKEN: TOKEN,
+      LOG_LEVEL: 'warn',
+      DATABASE_URL: `sqlite:${join(dataDir, 'engine.db')}`,
+    },
+    stdio: ['ignore', 'inherit', 'inherit'],
+  });
+  try {
+    await waitForHealth('http://127.0.0.1:4502');
+    for (const [slug, url] of [
+      ['yt', 'https://www.youtube.com/watch?v=dQw4w9WgXcQ'],
+      ['web', 'https://example.org/landing'],
+    ]) {
+      const response = await fetch('http://127.0.0.1:4502/api/links', {
+        method: 'POST',
+        headers: { authorization: `Bearer ${TOKEN}`, 'content-type': 'application/json' },
+        body: JSON.stringify({ url, slug }),
+      });
+      if (response.status !== 201) throw new Error(`create ${slug}: ${response.status}`);
+    }
+
+    const rows = [];
+    rows.push(await measure('bare node:http 301', 'http://127.0.0.1:4501/yt', UA.desktop, 301));
+    rows.push(await measure('engine 301 (desktop)', 'http://127.0.0.1:4502/yt', UA.desktop, 301));
+    rows.push(
+      await measure(
+        'engine escape page (Instagram Android)',
+        'http://127.0.0.1:4502/yt',
+        UA.instagramAndroid,
+        200,
+      ),
+    );
+    rows.push(
+      await measure('engine 301 (phone, web link)', 'http://127.0.0.1:4502/web', UA.instagramAndroid, 301),
+    );
+
+    const ceiling = rows[0].rps;
+    const targets = { 'engine 301 (desktop)': 0.85, 'engine escape page (Instagram Android)': 0.7 };
+    console.log(
+      `\nlinkhop bench: ${CONNECTIONS} connections, ${DURATION}s per run after a ${DURATION}s warm-up\n`,
+    );
+    console.log(
+      'scenario'.padEnd(42),
+      'req/s'.padStart(10),
+      'p50 ms'.padStart(8),
+      'p99 ms'.padStart(8),
+      'ratio'.padStart(7),
+      'target'.padStart(8),
+    );
+    for (const row of rows) {
+      const ratio = row.rps / ceiling;
+      const target = targets[row.name];
+      const verdict =
+        target === undefined ? '' : `${ratio >= target && row.p99 < 10 ? 'met' : 'MISSED'} ≥${target}`;
+      console.log(
+        row.name.padEnd(42),
+        row.rps.toFixed(0).padStart(10),
+        String(row.p50).padStart(8),
+        String(row.p99).padStart(8),
+        ratio.toFixed(2).padStart(7),
+        verdict.padStart(8),
+      );
+    }
+    console.log(`\n${JSON.stringify({ bench: 'engine', rows })}`);
+  } finally {
+    bare.kill();
+    engine.kill('SIGTERM');
+    await sleep(300);
+    rmSync(dataDir, { recursive: true, force: true });
+  }
+}
+
+main().catch((error) => {
+  console.error(error);
+  process.exit(1);
+});

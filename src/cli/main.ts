@@ -1,0 +1,44 @@
+#!/usr/bin/env node
+import { runMigrate } from './migrate.js';
+import { runServe } from './serve.js';
+
+/**
+ * The linkhop command. Output a script reads is one JSON object on one stdout line; errors go to stderr
+ * with a non-zero exit status.
+ */
+
+const USAGE = `usage: linkhop <command>
+
+  serve      run the hosted multi-tenant service (migrates first)
+  engine     run the self-hosted single-tenant redirect engine (migrates first)
+  migrate    apply migrations to DATABASE_URL and exit`;
+
+const commands: Record<string, (args: string[]) => Promise<void>> = {
+  serve: () => runServe('hosted'),
+  engine: () => runServe('engine'),
+  migrate: () => runMigrate(),
+};
+
+async function main(argv: string[]): Promise<void> {
+  const [name, ...rest] = argv;
+  if (name === undefined || name === '--help' || name === '-h' || name === 'help') {
+    process.stdout.write(`${USAGE}\n`);
+    return;
+  }
+  const command = commands[name];
+  if (!command) throw new CliError(`unknown command: ${name}\n\n${USAGE}`);
+  await command(rest);
+}
+
+export class CliError extends Error {}
+
+main(process.argv.slice(2)).catch((error: unknown) => {
+  const message = error instanceof Error ? error.message : String(error);
+  // Validation errors (config, PLATFORMS_FILE) carry every problem: list each one the message lacks.
+  const problems = (error as { problems?: unknown }).problems;
+  const unlisted = Array.isArray(problems)
+    ? problems.map(String).filter((problem) => !message.includes(problem))
+    : [];
+  process.stderr.write(`linkhop: ${[message, ...unlisted].join('\n  - ')}\n`);
+  process.exit(1);
+});

@@ -1,0 +1,159 @@
+import { z } from 'zod';
+
+/**
+ * The one place that reads the environment. Every variable of decisions.md is here with its default,
+ * parsed once by the composition root and handed down as plain objects.
+ */
+
+export type ServerMode = 'hosted' | 'engine';
+
+const flag = z.enum(['linkInBio', 'mediaKit', 'audienceCapture', 'dmAutomations', 'broadcasts']);
+
+const emptyToUndefined = (value: unknown) => (value === '' ? undefined : value);
+const optionalString = z.preprocess(emptyToUndefined, z.string().optional());
+
+const envSchema = z.object({
+  PORT: z.preprocess(emptyToUndefined, z.coerce.number().int().min(0).max(65535).default(3000)),
+  HOST: z.preprocess(emptyToUndefined, z.string().default('0.0.0.0')),
+  BASE_URL: z.preprocess(
+    emptyToUndefined,
+    z
+      .url({
+        protocol: /^https?$/,
+        error: 'BASE_URL must be an http(s) origin such as https://go.example.com',
+      })
+      .optional(),
+  ),
+  DATABASE_URL: optionalString,
+  REDIS_URL: optionalString,
+  SESSION_SECRET: optionalString,
+  API_TOKEN: optionalString,
+  FLAGS_OFF: z.preprocess(
+    (value) =>
+      typeof value === 'string'
+        ? value
+            .split(',')
+            .map((item) => item.trim())
+            .filter(Boolean)
+        : [],
+    z.array(flag, { error: 'FLAGS_OFF is a comma list of product flags' }),
+  ),
+  ANALYTICS: z.preprocess(emptyToUndefined, z.enum(['on', 'off']).default('on')),
+  WEBHOOK_ALLOW_PRIVATE_TARGETS: z.preprocess(emptyToUndefined, z.enum(['0', '1']).optional()),
+  SOCIAL_APP_ID: optionalString,
+  SOCIAL_APP_SECRET: optionalString,
+  TOKEN_VAULT_KEY: optionalString,
+  SOCIAL_VERIFY_TOKEN: optionalString,
+  SOCIAL_APP_MODE: z.preprocess(emptyToUndefined, z.enum(['development', 'live']).default('development')),
+  SOCIAL_AUTHORIZE_BASE: z.preprocess(emptyToUndefined, z.url().default('https://www.instagram.com')),
+  SOCIAL_OAUTH_BASE: z.preprocess(emptyToUndefined, z.url().default('https://api.instagram.com')),
+  SOCIAL_API_BASE: z.preprocess(emptyToUndefined, z.url().default('https://graph.instagram.com')),
+  CRON_SECRET: optionalString,
+  SMTP_URL: optionalString,
+  MAIL_FROM: optionalString,
+  PLATFORMS_FILE: optionalString,
+  LOG_LEVEL: z.preprocess(
+    emptyToUndefined,
+    z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
+  ),
+  GEO_HEADER: z.preprocess(emptyToUndefined, z.string().default('cf-ipcountry')),
+  RECEIPT_SIGNING_KEY: optionalString,
+});
+
+export type Env = z.infer<typeof envSchema>;
+
+export interface Config {
+  mode: ServerMode;
+  port: number;
+  host: string;
+  /** Origin without a trailing slash; shortUrl is built from it, never from the request. */
+  baseUrl: string;
+  databaseUrl: string;
+  /** The folder that holds the SQLite file and generated secrets, when the store is SQLite. */
+  dataDir: string;
+  redisUrl: string | undefined;
+  sessionSecret: string | undefined;
+  apiToken: string | undefined;
+  flagsOff: ReadonlySet<string>;
+  analytics: boolean;
+  allowPrivateWebhookTargets: boolean;
+  social: {
+    appId: string | undefined;
+    appSecret: string | undefined;
+    vaultKey: string | undefined;
+    verifyToken: string | undefined;
+    appMode: 'development' | 'live';
+    authorizeBase: string;
+    oauthBase: string;
+    apiBase: string;
+  };
+  cronSecret: string | undefined;
+  smtpUrl: string | undefined;
+  mailFrom: string | undefined;
+  platformsFile: string | undefined;
+  logLevel: Env['LOG_LEVEL'];
+  geoHeader: string;
+  receiptSigningKey: string | undefined;
+}
+
+export class ConfigError extends Error {
+  constructor(readonly problems: string[]) {
+    super(`Invalid configuration:\n${problems.map((problem) => `  - ${problem}`).join('\n')}`);
+    this.name = 'ConfigError';
+  }
+}
+
+/** Parses the environment once; fails fast with every problem listed by variable name. */
+export function parseConfig(env: NodeJS.ProcessEnv, mode: ServerMode): Config {
+  const parsed = envSchema.safeParse(env);
+  if (!parsed.success) {
+    throw new ConfigError(parsed.error.issues.map((issue) => `${issue.path.join('.')}: ${issue.message}`));
+  }
+  const e = parsed.data;
+  const baseUrl = (e.BASE_URL ?? `http://localhost:${e.PORT}`).replace(/\/+$/, '');
+  const defaultDb = mode === 'engine' ? 'sqlite:./data/engine.db' : 'sqlite:./data/linkhop.db';
+  const databaseUrl = e.DATABASE_URL ?? defaultDb;
+  if (!/^(sqlite:|postgres:\/\/|postgresql:\/\/)/.test(databaseUrl)) {
+    throw new ConfigError(['DATABASE_URL: must be sqlite:<path> or postgres://...']);
+  }
+  const dataDir = databaseUrl.startsWith('sqlite:')
+    ? dirnameOf(databaseUrl.slice('sqlite:'.length))
+    : './data';
+  return {
+    mode,
+    port: e.PORT,
+    host: e.HOST,
+    baseUrl,
+    databaseUrl,
+    dataDir,
+    redisUrl: e.REDIS_URL,
+    sessionSecret: e.SESSION_SECRET,
+    apiToken: e.API_TOKEN,
+    flagsOff: new Set(e.FLAGS_OFF),
+    analytics: e.ANALYTICS === 'on',
+    allowPrivateWebhookTargets: e.WEBHOOK_ALLOW_PRIVATE_TARGETS === '1',
+    social: {
+      appId: e.SOCIAL_APP_ID,
+      appSecret: e.SOCIAL_APP_SECRET,
+      vaultKey: e.TOKEN_VAULT_KEY,
+      verifyToken: e.SOCIAL_VERIFY_TOKEN,
+      appMode: e.SOCIAL_APP_MODE,
+      authorizeBase: e.SOCIAL_AUTHORIZE_BASE,
+      oauthBase: e.SOCIAL_OAUTH_BASE,
+      apiBase: e.SOCIAL_API_BASE,
+    },
+    cronSecret: e.CRON_SECRET,
+    smtpUrl: e.SMTP_URL,
+    mailFrom: e.MAIL_FROM,
+    platformsFile: e.PLATFORMS_FILE,
+    logLevel: e.LOG_LEVEL,
+    geoHeader: e.GEO_HEADER.toLowerCase(),
+    receiptSigningKey: e.RECEIPT_SIGNING_KEY,
+  };
+}
+
+function dirnameOf(path: string): string {
+  if (path === ':memory:') return './data';
+  const index = path.lastIndexOf('/');
+  return index <= 0 ? (index === 0 ? '/' : '.') : path.slice(0, index);
+}

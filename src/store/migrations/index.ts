@@ -1,0 +1,16 @@
+import type { Migration, MigrationProvider } from 'kysely';
+import * as engineLinks from './001-engine-links.js';
+import * as organizationsLinks from './002-organizations-links.js';
+
+/**
+ * One ordered set of migrations for both dialects, listed in code (not read from a folder) so the
+ * compiled package and the tests see exactly the same list.
+ */
+const migrations: Record<string, Migration> = {
+  '001-engine-links': engineLinks,
+  '002-organizations-links': organizationsLinks,
+};
+
+export const migrationProvider: MigrationProvider = {
+  getMigrations: async () => migrations,
+};

@@ -1,0 +1,120 @@
+import { type ChildProcess, spawn, spawnSync } from 'node:child_process';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, describe, expect, it } from 'vitest';
+
+/** The CLI as a user runs it: the built entry point, real processes, real HTTP. */
+
+const CLI = join(import.meta.dirname, '../../dist/cli/main.js');
+const dir = mkdtempSync(join(tmpdir(), 'linkhop-cli-'));
+afterAll(() => rmSync(dir, { recursive: true, force: true }));
+
+function run(args: string[], env: Record<string, string>) {
+  return spawnSync(process.execPath, [CLI, ...args], { env: { ...process.env, ...env }, encoding: 'utf8' });
+}
+
+/** Starts a server on a free port and resolves with its address once it logs that it listens. */
+function start(
+  command: 'serve' | 'engine',
+  env: Record<string, string>,
+): Promise<{ child: ChildProcess; url: string }> {
+  const child = spawn(process.execPath, [CLI, command], {
+    env: { ...process.env, PORT: '0', HOST: '127.0.0.1', LOG_LEVEL: 'info', ...env },
+  });
+  return new Promise((resolve, reject) => {
+    let output = '';
+    child.stdout?.on('data', (chunk: Buffer) => {
+      output += chunk.toString();
+      const match = /"url":"(http:\/\/127\.0\.0\.1:\d+)"/.exec(output);
+      if (match?.[1]) resolve({ child, url: match[1] });
+    });
+    child.stderr?.on('data', (chunk: Buffer) => {
+      output += chunk.toString();
+    });
+    child.once('exit', (code) => reject(new Error(`exited with ${code}: ${output}`)));
+  });
+}
+
+function stop(child: ChildProcess): Promise<number | null> {
+  return new Promise((resolve) => {
+    child.once('exit', (code) => resolve(code));
+    child.kill('SIGTERM');
+  });
+}
+
+describe('linkhop CLI', () => {
+  it('migrate prints one JSON line and exits 0', () => {
+    const result = run(['migrate'], { DATABASE_URL: `sqlite:${join(dir, 'migrate.db')}` });
+    expect(result.status).toBe(0);
+    const lines = result.stdout.trim().split('\n');
+    expect(lines).toHaveLength(1);
+    const report = JSON.parse(lines[0] ?? '');
+    expect(report.migrated).toBe(true);
+    expect(report.applied).toContain('001-engine-links');
+    const again = JSON.parse(run(['migrate'], { DATABASE_URL: `sqlite:${join(dir, 'migrate.db')}` }).stdout);
+    expect(again).toEqual({ migrated: true, dialect: 'sqlite', applied: [] });
+  });
+
+  it('an unknown command is an error on stderr with a non-zero exit', () => {
+    const result = run(['frobnicate'], {});
+    expect(result.status).not.toBe(0);
+    expect(result.stderr).toContain('unknown command: frobnicate');
+    expect(result.stdout).toBe('');
+  });
+
+  it('serve (npm start) answers /health, then shuts down cleanly on SIGTERM', async () => {
+    const { child, url } = await start('serve', { DATABASE_URL: `sqlite:${join(dir, 'hosted.db')}` });
+    const response = await fetch(`${url}/health`);
+    expect(response.status).toBe(200);
+    expect(await response.json()).toEqual({ ok: true });
+    expect(await stop(child)).toBe(0);
+  });
+
+  it('engine serves its API and redirects, with BASE_URL in shortUrl', async () => {
+    const { child, url } = await start('engine', {
+      DATABASE_URL: `sqlite:${join(dir, 'engine.db')}`,
+      API_TOKEN: 'cli-token',
+      BASE_URL: 'https://s.example',
+    });
+    try {
+      const created = await fetch(`${url}/api/links`, {
+        method: 'POST',
+        headers: { authorization: 'Bearer cli-token', 'content-type': 'application/json' },
+        body: JSON.stringify({ url: 'https://open.spotify.com/track/4uLU6hMCjMI75M1A2tKUQC', slug: 'song' }),
+      });
+      expect(created.status).toBe(201);
+      expect(((await created.json()) as { shortUrl: string }).shortUrl).toBe('https://s.example/song');
+      const visit = await fetch(`${url}/song`, { redirect: 'manual' });
+      expect(visit.status).toBe(301);
+      expect(visit.headers.get('location')).toBe('https://open.spotify.com/track/4uLU6hMCjMI75M1A2tKUQC');
+    } finally {
+      expect(await stop(child)).toBe(0);
+    }
+  });
+
+  it('a PLATFORMS_FILE that fails validation stops the start with its problems listed', () => {
+    const file = join(dir, 'platforms.json');
+    writeFileSync(file, JSON.stringify([{ key: 'Bad Key!', name: 'x', hosts: ['not a host'] }]));
+    const result = run(['engine'], {
+      DATABASE_URL: `sqlite:${join(dir, 'bad.db')}`,
+      PLATFORMS_FILE: file,
+      PORT: '0',
+    });
+    expect(result.status).not.toBe(0);
+    expect(result.stderr).toMatch(/key/);
+    expect(result.stderr).toMatch(/hosts/);
+  });
+
+  it('a PLATFORMS_FILE that is not JSON stops the start naming the file', () => {
+    const file = join(dir, 'broken.json');
+    writeFileSync(file, '{ nope');
+    const result = run(['engine'], {
+      DATABASE_URL: `sqlite:${join(dir, 'bad2.db')}`,
+      PLATFORMS_FILE: file,
+      PORT: '0',
+    });
+    expect(result.status).not.toBe(0);
+    expect(result.stderr).toContain('PLATFORMS_FILE');
+  });
+});

@@ -1,0 +1,40 @@
+import { describe, expect, it } from 'vitest';
+import { ConfigError, parseConfig } from '../src/config.js';
+
+describe('configuration', () => {
+  it('applies the defaults of decisions.md', () => {
+    const config = parseConfig({}, 'hosted');
+    expect(config.port).toBe(3000);
+    expect(config.host).toBe('0.0.0.0');
+    expect(config.baseUrl).toBe('http://localhost:3000');
+    expect(config.databaseUrl).toBe('sqlite:./data/linkhop.db');
+    expect(config.dataDir).toBe('./data');
+    expect(config.analytics).toBe(true);
+    expect(config.geoHeader).toBe('cf-ipcountry');
+    expect(config.logLevel).toBe('info');
+    expect(config.flagsOff.size).toBe(0);
+  });
+
+  it('strips a trailing slash from BASE_URL and lower-cases GEO_HEADER', () => {
+    const config = parseConfig({ BASE_URL: 'https://go.example.com/', GEO_HEADER: 'X-Country' }, 'hosted');
+    expect(config.baseUrl).toBe('https://go.example.com');
+    expect(config.geoHeader).toBe('x-country');
+  });
+
+  it('parses FLAGS_OFF as a comma list', () => {
+    const config = parseConfig({ FLAGS_OFF: 'mediaKit, broadcasts' }, 'hosted');
+    expect([...config.flagsOff]).toEqual(['mediaKit', 'broadcasts']);
+  });
+
+  it.each([
+    [{ PORT: 'eighty' }, 'PORT'],
+    [{ BASE_URL: 'ftp://x' }, 'BASE_URL'],
+    [{ FLAGS_OFF: 'nope' }, 'FLAGS_OFF'],
+    [{ ANALYTICS: 'maybe' }, 'ANALYTICS'],
+    [{ DATABASE_URL: 'mysql://x' }, 'DATABASE_URL'],
+    [{ LOG_LEVEL: 'loud' }, 'LOG_LEVEL'],
+  ])('fails fast naming the variable: %j', (env, name) => {
+    expect(() => parseConfig(env, 'hosted')).toThrow(ConfigError);
+    expect(() => parseConfig(env, 'hosted')).toThrow(name);
+  });
+});

@@ -1,0 +1,11 @@
+import { defineConfig } from 'vitest/config';
+
+export default defineConfig({
+  test: {
+    include: ['test/**/*.test.ts'],
+    testTimeout: 20_000,
+    hookTimeout: 30_000,
+    // Two cores here and in CI: keep the worker count small so store suites do not starve each other.
+    maxWorkers: 2,
+  },
+});
