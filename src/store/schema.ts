@@ -31,10 +31,76 @@ export interface LinkTable {
   created_at: string;
   updated_at: string;
   version: Generated<number>;
+  utm: string | null;
+  routing: string | null;
+  ab: string | null;
+  sched: string | null;
+  password_hash: string | null;
+  folder_id: string | null;
+  capture_emails: Generated<number>;
+  read_only: Generated<number>;
+}
+
+export interface UserTable {
+  id: string;
+  org_id: string;
+  email: string;
+  password_hash: string;
+  created_at: string;
+}
+
+export interface SessionTable {
+  id_hash: string;
+  user_id: string;
+  expires_at: string;
+  created_at: string;
+}
+
+export interface ApiKeyTable {
+  id: string;
+  org_id: string;
+  key_hash: string;
+  prefix: string;
+  revoked_at: string | null;
+  created_at: string;
+}
+
+export interface FolderTable {
+  id: string;
+  org_id: string;
+  name: string;
+  created_at: string;
+}
+
+export interface PixelTable {
+  id: string;
+  org_id: string;
+  type: string;
+  pixel_id: string;
+  name: string;
+  created_at: string;
+}
+
+export interface LinkTagTable {
+  link_id: string;
+  tag: string;
+}
+
+export interface LinkPixelTable {
+  link_id: string;
+  pixel_id: string;
+  position: number;
 }
 
 export interface Database {
   engine_links: EngineLinkTable;
   organizations: OrganizationTable;
   links: LinkTable;
+  users: UserTable;
+  sessions: SessionTable;
+  api_keys: ApiKeyTable;
+  folders: FolderTable;
+  pixels: PixelTable;
+  link_tags: LinkTagTable;
+  link_pixels: LinkPixelTable;
 }

@@ -1,6 +1,8 @@
 import type { Migration, MigrationProvider } from 'kysely';
 import * as engineLinks from './001-engine-links.js';
 import * as organizationsLinks from './002-organizations-links.js';
+import * as accounts from './003-accounts.js';
+import * as linkPowers from './004-link-powers.js';
 
 /**
  * One ordered set of migrations for both dialects, listed in code (not read from a folder) so the
@@ -9,6 +11,8 @@ import * as organizationsLinks from './002-organizations-links.js';
 const migrations: Record<string, Migration> = {
   '001-engine-links': engineLinks,
   '002-organizations-links': organizationsLinks,
+  '003-accounts': accounts,
+  '004-link-powers': linkPowers,
 };
 
 export const migrationProvider: MigrationProvider = {

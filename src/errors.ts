@@ -1,0 +1,74 @@
+import type { Feature } from './accounts/plans.js';
+import { featureCode } from './accounts/plans.js';
+
+/**
+ * The hosted service's error catalogue: code -> status and default message. Services throw AppError;
+ * only the HTTP error handler turns one into the spec's body `{error, message, issues?, retryAfter?}`.
+ */
+export const ERROR_CATALOGUE = {
+  invalid_json: { status: 400, message: 'The request body is not valid JSON' },
+  invalid_body: { status: 400, message: 'The request body is invalid' },
+  invalid_query: { status: 400, message: 'The query parameters are invalid' },
+  ab_routing_conflict: { status: 400, message: 'A link cannot have both A/B variants and routing' },
+  invalid_handle: { status: 400, message: 'The handle is invalid' },
+  invalid_blocks: { status: 400, message: 'The block list is invalid' },
+  unknown_link: { status: 400, message: 'A block references a link that does not exist' },
+  unauthorized: { status: 401, message: 'A valid API key is required' },
+  unauthenticated: { status: 401, message: 'Log in first' },
+  invalid_credentials: { status: 401, message: 'The email or password is wrong' },
+  forbidden: { status: 403, message: 'This request is not allowed' },
+  feature_disabled: { status: 403, message: 'This feature is switched off on this service' },
+  read_only: { status: 403, message: 'This link is read-only: the plan is over its link cap' },
+  csrf: { status: 403, message: 'Cross-site request refused' },
+  not_found: { status: 404, message: 'Not found' },
+  no_bio_page: { status: 404, message: 'Create a bio page first' },
+  slug_taken: { status: 409, message: 'This slug is already taken' },
+  handle_taken: { status: 409, message: 'This handle is already taken' },
+  email_taken: { status: 409, message: 'An account with this email already exists' },
+  link_cap_reached: { status: 403, message: 'The plan’s live link cap is reached' },
+  too_many_webhooks: { status: 409, message: 'An organization can have at most 5 webhooks' },
+  unsupported_media_type: { status: 415, message: 'Send JSON with content-type: application/json' },
+  payload_too_large: { status: 413, message: 'The request body is too large' },
+  rate_limited: { status: 429, message: 'Too many requests' },
+  internal_error: { status: 500, message: 'Something went wrong on our side' },
+  not_provisioned: { status: 503, message: 'A required secret or app setting is not provisioned' },
+} as const;
+
+export type ErrorCode = keyof typeof ERROR_CATALOGUE;
+
+export interface ErrorBody {
+  error: string;
+  message: string;
+  issues?: unknown[];
+  retryAfter?: number;
+  [extra: string]: unknown;
+}
+
+export class AppError extends Error {
+  readonly status: number;
+  constructor(
+    readonly code: string,
+    status: number,
+    message: string,
+    readonly extra: Record<string, unknown> = {},
+  ) {
+    super(message);
+    this.name = 'AppError';
+    this.status = status;
+  }
+
+  toBody(): ErrorBody {
+    return { error: this.code, message: this.message, ...this.extra };
+  }
+}
+
+/** An error from the catalogue, with an optional sharper message and extra body fields. */
+export function appError(code: ErrorCode, message?: string, extra?: Record<string, unknown>): AppError {
+  const entry = ERROR_CATALOGUE[code];
+  return new AppError(code, entry.status, message ?? entry.message, extra);
+}
+
+/** 403 naming the missing feature in snake_case, as decisions.md says (`ab_testing`, `bulk_create`...). */
+export function featureError(feature: Feature): AppError {
+  return new AppError(featureCode(feature), 403, `Your plan does not include ${feature}; upgrade to use it`);
+}
