@@ -1,6 +1,10 @@
-import { randomBytes } from 'node:crypto';
+import { randomBytes, randomUUID } from 'node:crypto';
 import type { FastifyInstance } from 'fastify';
+import { Redis } from 'ioredis';
 import pino, { type Logger } from 'pino';
+import { createAccountRepo } from './accounts/repo.js';
+import { verifyPassword } from './accounts/secrets.js';
+import { createAccountService } from './accounts/service.js';
 import { type Config, parseConfig } from './config.js';
 import type { CompiledDestination } from './core/resolve.js';
 import { compileDestination } from './core/resolve.js';
@@ -10,11 +14,17 @@ import { createEngineLinkRepo } from './engine/repo.js';
 import { createEngineLinkService } from './engine/service.js';
 import { createBearerCheck } from './http/bearer.js';
 import { buildHostedApp } from './http/hosted-app.js';
+import { createMemoryRateLimiter, createRedisRateLimiter, type RateLimitOptions } from './http/rate-limit.js';
+import { V1_RATE_LIMIT } from './http/v1-auth.js';
 import { createLinkRepo } from './links/repo.js';
+import { createLinkService } from './links/service.js';
 import { loadPlatformTable } from './platform-table.js';
+import { createHostedLinkCache } from './redirect/link-cache.js';
 import { LruCache } from './redirect/lru-cache.js';
 import { createNonceSource } from './redirect/nonce.js';
+import { createPasswordCookies } from './redirect/password-gate.js';
 import { createVisitResponder } from './redirect/respond.js';
+import { resolveSessionSecret } from './session-secret.js';
 import { migrateToLatest, openStore, type Store } from './store/database.js';
 import { pingStore } from './store/health.js';
 
@@ -24,13 +34,12 @@ import { pingStore } from './store/health.js';
  */
 
 const LINK_CACHE_SIZE = 50_000;
+const HOSTED_CACHE_TTL_MS = 60_000;
+const PASSWORD_ATTEMPTS = { limit: 10, windowSeconds: 300 } as const;
 
-export interface RunningServer {
+export interface Composed {
   app: FastifyInstance;
-  store: Store;
-  config: Config;
-  /** The address the server listens on, e.g. http://127.0.0.1:3000. */
-  url: string;
+  /** Closes the app and whatever the composition opened besides the store (Redis clients). */
   close(): Promise<void>;
 }
 
@@ -69,24 +78,92 @@ export function composeEngine(config: Config, store: Store, logger: Logger): Fas
 }
 
 /** Builds the hosted service on an open store. */
-export function composeHosted(config: Config, store: Store, logger: Logger): FastifyInstance {
+export async function composeHosted(config: Config, store: Store, logger: Logger): Promise<Composed> {
   const table = loadPlatformTable(config.platformsFile);
-  return buildHostedApp({
+  const sessionSecret = resolveSessionSecret(config);
+  const redis = config.redisUrl
+    ? {
+        publisher: new Redis(config.redisUrl, { lazyConnect: false, maxRetriesPerRequest: 2 }),
+        subscriber: new Redis(config.redisUrl, { lazyConnect: false, maxRetriesPerRequest: 2 }),
+      }
+    : undefined;
+  const limiter = (options: RateLimitOptions, prefix: string) =>
+    redis
+      ? createRedisRateLimiter(redis.publisher, { ...options, prefix })
+      : createMemoryRateLimiter(options);
+
+  const accountRepo = createAccountRepo(store);
+  const accounts = createAccountService({ repo: accountRepo, now: () => new Date(), uuid: randomUUID });
+  const linkRepo = createLinkRepo(store);
+  const cache = await createHostedLinkCache({
+    capacity: LINK_CACHE_SIZE,
+    ttlMs: HOSTED_CACHE_TTL_MS,
+    customHosts: await linkRepo.customHosts(),
+    ...(redis ? { redis } : {}),
+  });
+  const links = createLinkService({
+    repo: linkRepo,
+    table,
+    baseUrl: config.baseUrl,
+    now: () => new Date(),
+    uuid: randomUUID,
+    randomBytes: (size) => randomBytes(size),
+    invalidate: (host, slug) => cache.invalidate(host, slug),
+    emit: async () => {},
+    reapplyLinkCap: async (ctx) => {
+      await accounts.reapplyLinkCap(ctx.orgId, ctx.tier);
+    },
+  });
+  const classify = createVisitorClassifier();
+  const nonce = createNonceSource();
+
+  const app = await buildHostedApp({
     logger,
+    baseUrl: config.baseUrl,
     ping: () => pingStore(store),
+    v1Auth: {
+      authenticate: (authorization) => accounts.authenticateApiKey(authorization),
+      limiter: limiter(V1_RATE_LIMIT, 'linkhop:rl:v1:'),
+    },
+    links,
     redirect: {
-      links: createLinkRepo(store),
+      links: linkRepo,
       table,
+      classify,
       respondToVisit: createVisitResponder({
-        classify: createVisitorClassifier(),
-        nonce: createNonceSource(),
+        classify,
+        nonce,
         redirectStatus: 302,
         redirectHeaders: { 'cache-control': 'private, max-age=0' },
       }),
-      cache: new LruCache(LINK_CACHE_SIZE),
-      defaultHost: new URL(config.baseUrl).host.replace(/:\d+$/, ''),
+      cache,
+      geoHeader: config.geoHeader,
+      secureCookies: config.baseUrl.startsWith('https://'),
+      passwordCookies: createPasswordCookies(sessionSecret),
+      verifyPassword,
+      passwordAttempts: limiter(PASSWORD_ATTEMPTS, 'linkhop:rl:pw:'),
+      nonce,
+      now: Date.now,
+      random: Math.random,
     },
   });
+  return {
+    app,
+    async close() {
+      await app.close();
+      await cache.close();
+      if (redis) await Promise.all([redis.publisher.quit(), redis.subscriber.quit()]);
+    },
+  };
+}
+
+export interface RunningServer {
+  app: FastifyInstance;
+  store: Store;
+  config: Config;
+  /** The address the server listens on, e.g. http://127.0.0.1:3000. */
+  url: string;
+  close(): Promise<void>;
 }
 
 /** Parses config, opens and migrates the store, listens, and closes everything on SIGTERM/SIGINT. */
@@ -95,13 +172,24 @@ export async function startServer(env: NodeJS.ProcessEnv, mode: Config['mode']):
   const logger = createLogger(config);
   const store = openStore(config.databaseUrl);
   await migrateToLatest(store);
-  const app = mode === 'engine' ? composeEngine(config, store, logger) : composeHosted(config, store, logger);
-  const url = await app.listen({ port: config.port, host: config.host });
+  const composed: Composed =
+    mode === 'engine'
+      ? (() => {
+          const app = composeEngine(config, store, logger);
+          return { app, close: () => app.close() };
+        })()
+      : await composeHosted(config, store, logger);
+  if (config.allowPrivateWebhookTargets) {
+    logger.warn(
+      'WEBHOOK_ALLOW_PRIVATE_TARGETS=1: webhooks may target loopback and private addresses (development only)',
+    );
+  }
+  const url = await composed.app.listen({ port: config.port, host: config.host });
   logger.info({ url, baseUrl: config.baseUrl }, `linkhop ${mode} listening`);
   let closing: Promise<void> | undefined;
   const close = () => {
     closing ??= (async () => {
-      await app.close();
+      await composed.close();
       await store.close();
     })();
     return closing;
@@ -118,5 +206,5 @@ export async function startServer(env: NodeJS.ProcessEnv, mode: Config['mode']):
       );
     });
   }
-  return { app, store, config, url, close };
+  return { app: composed.app, store, config, url, close };
 }

@@ -56,7 +56,13 @@ const HERO_UP: readonly Feature[] = [
   'bioCustomTheme',
   'mediaKit',
 ];
-const LEGEND_ONLY: readonly Feature[] = ['api', 'bulkCreate', 'webhooks', 'audienceSegments', 'dmAutomations'];
+const LEGEND_ONLY: readonly Feature[] = [
+  'api',
+  'bulkCreate',
+  'webhooks',
+  'audienceSegments',
+  'dmAutomations',
+];
 
 const GRANTS: Record<Tier, ReadonlySet<Feature>> = {
   sidekick: new Set(EVERY_TIER),

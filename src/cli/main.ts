@@ -1,5 +1,8 @@
 #!/usr/bin/env node
+import { CliError } from './context.js';
+import { runKey } from './key.js';
 import { runMigrate } from './migrate.js';
+import { runOrg } from './org.js';
 import { runServe } from './serve.js';
 
 /**
@@ -11,12 +14,18 @@ const USAGE = `usage: linkhop <command>
 
   serve      run the hosted multi-tenant service (migrates first)
   engine     run the self-hosted single-tenant redirect engine (migrates first)
-  migrate    apply migrations to DATABASE_URL and exit`;
+  migrate    apply migrations to DATABASE_URL and exit
+  org create --name N --tier T [--email E --password P]
+  org set-tier ORG_ID TIER
+  key create ORG_ID
+  key revoke KEY_ID`;
 
 const commands: Record<string, (args: string[]) => Promise<void>> = {
   serve: () => runServe('hosted'),
   engine: () => runServe('engine'),
   migrate: () => runMigrate(),
+  org: runOrg,
+  key: runKey,
 };
 
 async function main(argv: string[]): Promise<void> {
@@ -29,8 +38,6 @@ async function main(argv: string[]): Promise<void> {
   if (!command) throw new CliError(`unknown command: ${name}\n\n${USAGE}`);
   await command(rest);
 }
-
-export class CliError extends Error {}
 
 main(process.argv.slice(2)).catch((error: unknown) => {
   const message = error instanceof Error ? error.message : String(error);

@@ -1,42 +1,74 @@
+import swagger from '@fastify/swagger';
+import swaggerUi from '@fastify/swagger-ui';
 import Fastify, { type FastifyBaseLogger, type FastifyInstance } from 'fastify';
+import {
+  jsonSchemaTransform,
+  jsonSchemaTransformObject,
+  serializerCompiler,
+  validatorCompiler,
+} from 'fastify-type-provider-zod';
+import { meRoutes } from '../accounts/routes.js';
+import { appError } from '../errors.js';
+import { linkRoutes } from '../links/routes.js';
+import type { LinkService } from '../links/service.js';
 import { type HostedRedirectDeps, hostedRedirectRoutes } from '../redirect/hosted-routes.js';
+import { hostedErrorHandler, sendError } from './errors.js';
 import { sendNotFoundPage } from './html.js';
 import { logsRequests } from './logging.js';
+import { registerV1Auth, type V1AuthDeps } from './v1-auth.js';
 
 export interface HostedAppDeps {
   logger: FastifyBaseLogger;
+  baseUrl: string;
   ping: () => Promise<void>;
+  v1Auth: V1AuthDeps;
+  links: LinkService;
   redirect: HostedRedirectDeps;
 }
 
 /**
- * The hosted service's HTTP app. Each domain registers its own encapsulated plugin here, read top to
- * bottom; the redirect scope carries no hooks.
+ * The hosted service's HTTP app. Each domain registers its own encapsulated plugin here, in an order
+ * read top to bottom; the /v1 scope carries the API-key hook, the redirect scope carries none.
  */
-export function buildHostedApp(deps: HostedAppDeps): FastifyInstance {
+export async function buildHostedApp(deps: HostedAppDeps): Promise<FastifyInstance> {
   const app = Fastify({
     loggerInstance: deps.logger,
     disableRequestLogging: !logsRequests(deps.logger),
     ignoreTrailingSlash: true,
+    bodyLimit: 1024 * 1024,
+    trustProxy: true,
   });
-
-  app.setErrorHandler((error, request, reply) => {
-    const status = (error as { statusCode?: number }).statusCode;
-    if (status !== undefined && status >= 400 && status < 500) {
-      return reply.code(status).send({ error: 'bad_request', message: error instanceof Error ? error.message : 'Bad request' });
-    }
-    request.log.error({ err: error }, 'request failed');
-    return reply.code(500).send({ error: 'internal_error', message: 'Something went wrong on our side' });
-  });
-
+  app.setValidatorCompiler(validatorCompiler);
+  app.setSerializerCompiler(serializerCompiler);
+  app.setErrorHandler(hostedErrorHandler);
   app.setNotFoundHandler((request, reply) => {
-    if (/^\/(api|v1|internal)(\/|$)/.test(request.url)) {
-      return reply.code(404).send({ error: 'not_found', message: 'No such route' });
-    }
+    if (/^\/(api|v1|internal)(\/|$)/.test(request.url))
+      return sendError(reply, appError('not_found', 'No such route'));
     return sendNotFoundPage(reply);
   });
 
-  app.get('/health', async (_request, reply) => {
+  await app.register(swagger, {
+    openapi: {
+      openapi: '3.1.0',
+      info: {
+        title: 'linkhop API',
+        version: '1.0.0',
+        description:
+          'Smart links that escape in-app browsers. Every /v1 call needs `Authorization: Bearer svc_...`.',
+      },
+      servers: [{ url: deps.baseUrl }],
+      components: {
+        securitySchemes: { apiKey: { type: 'http', scheme: 'bearer', description: 'svc_ API key' } },
+      },
+      security: [{ apiKey: [] }],
+    },
+    transform: jsonSchemaTransform,
+    transformObject: jsonSchemaTransformObject,
+  });
+  await app.register(swaggerUi, { routePrefix: '/docs' });
+  app.get('/openapi.json', { schema: { hide: true } }, async () => app.swagger());
+
+  app.get('/health', { schema: { hide: true } }, async (_request, reply) => {
     try {
       await deps.ping();
       return { ok: true };
@@ -45,6 +77,15 @@ export function buildHostedApp(deps: HostedAppDeps): FastifyInstance {
     }
   });
 
-  app.register(hostedRedirectRoutes, deps.redirect);
+  await app.register(
+    async (v1) => {
+      registerV1Auth(v1, deps.v1Auth);
+      await v1.register(meRoutes);
+      await v1.register(linkRoutes, { links: deps.links });
+    },
+    { prefix: '/v1' },
+  );
+
+  await app.register(hostedRedirectRoutes, deps.redirect);
   return app;
 }

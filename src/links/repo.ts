@@ -1,28 +1,250 @@
+import type { Kysely, Selectable, Transaction } from 'kysely';
 import type { Store } from '../store/database.js';
+import { isUniqueViolation } from '../store/database.js';
+import type { Database, LinkTable } from '../store/schema.js';
+import type { AbVariant, Routing, SchedEntry, Utm } from './schema.js';
 
-/** What the redirect needs of a hosted link. */
-export interface RedirectLinkRow {
+/** A hosted link as stored, powers parsed. */
+export interface LinkRecord {
   id: string;
   orgId: string;
+  /** '' is the default host. */
+  host: string;
+  slug: string;
   destination: string;
+  platformKey: string | null;
+  archivedAt: string | null;
+  readOnly: boolean;
+  utm: Utm | null;
+  routing: Routing | null;
+  ab: AbVariant[] | null;
+  sched: SchedEntry[] | null;
+  passwordHash: string | null;
+  folderId: string | null;
+  captureEmails: boolean;
+  tags: string[];
+  pixelIds: string[];
+  createdAt: string;
+  updatedAt: string;
 }
 
-export interface LinkRepo {
-  /** Archived links are included: archiving never stops a link from redirecting. */
-  findForRedirect(host: string, slug: string): Promise<RedirectLinkRow | undefined>;
+/** What the redirect needs: the link and its organization's tier (branding, pixels, fallback). */
+export interface RedirectRecord extends LinkRecord {
+  tier: string;
 }
 
-export function createLinkRepo(store: Store): LinkRepo {
+const json = <T>(text: string | null): T | null => (text === null ? null : (JSON.parse(text) as T));
+const text = (value: unknown): string | null =>
+  value === null || value === undefined ? null : JSON.stringify(value);
+
+function toColumns(link: LinkRecord) {
+  return {
+    id: link.id,
+    org_id: link.orgId,
+    host: link.host,
+    slug: link.slug,
+    destination: link.destination,
+    platform_key: link.platformKey,
+    archived_at: link.archivedAt,
+    read_only: link.readOnly ? 1 : 0,
+    utm: text(link.utm),
+    routing: text(link.routing),
+    ab: text(link.ab),
+    sched: text(link.sched),
+    password_hash: link.passwordHash,
+    folder_id: link.folderId,
+    capture_emails: link.captureEmails ? 1 : 0,
+    created_at: link.createdAt,
+    updated_at: link.updatedAt,
+  };
+}
+
+function fromRow(row: Selectable<LinkTable>, tags: string[], pixelIds: string[]): LinkRecord {
+  return {
+    id: row.id,
+    orgId: row.org_id,
+    host: row.host,
+    slug: row.slug,
+    destination: row.destination,
+    platformKey: row.platform_key,
+    archivedAt: row.archived_at,
+    readOnly: Number(row.read_only) === 1,
+    utm: json(row.utm),
+    routing: json(row.routing),
+    ab: json(row.ab),
+    sched: json(row.sched),
+    passwordHash: row.password_hash,
+    folderId: row.folder_id,
+    captureEmails: Number(row.capture_emails) === 1,
+    tags,
+    pixelIds,
+    createdAt: row.created_at,
+    updatedAt: row.updated_at,
+  };
+}
+
+type Db = Kysely<Database> | Transaction<Database>;
+
+async function attach(db: Db, rows: Selectable<LinkTable>[]): Promise<LinkRecord[]> {
+  if (rows.length === 0) return [];
+  const ids = rows.map((row) => row.id);
+  const tags = new Map<string, string[]>();
+  const pixels = new Map<string, string[]>();
+  for (let i = 0; i < ids.length; i += 500) {
+    const chunk = ids.slice(i, i + 500);
+    for (const row of await db
+      .selectFrom('link_tags')
+      .selectAll()
+      .where('link_id', 'in', chunk)
+      .orderBy('tag')
+      .execute()) {
+      tags.set(row.link_id, [...(tags.get(row.link_id) ?? []), row.tag]);
+    }
+    const pixelRows = await db
+      .selectFrom('link_pixels')
+      .selectAll()
+      .where('link_id', 'in', chunk)
+      .orderBy('position')
+      .execute();
+    for (const row of pixelRows) pixels.set(row.link_id, [...(pixels.get(row.link_id) ?? []), row.pixel_id]);
+  }
+  return rows.map((row) => fromRow(row, tags.get(row.id) ?? [], pixels.get(row.id) ?? []));
+}
+
+async function writeAssignments(trx: Transaction<Database>, link: LinkRecord): Promise<void> {
+  await trx.deleteFrom('link_tags').where('link_id', '=', link.id).execute();
+  await trx.deleteFrom('link_pixels').where('link_id', '=', link.id).execute();
+  if (link.tags.length > 0) {
+    await trx
+      .insertInto('link_tags')
+      .values(link.tags.map((tag) => ({ link_id: link.id, tag })))
+      .execute();
+  }
+  if (link.pixelIds.length > 0) {
+    await trx
+      .insertInto('link_pixels')
+      .values(link.pixelIds.map((pixelId, position) => ({ link_id: link.id, pixel_id: pixelId, position })))
+      .execute();
+  }
+}
+
+/** Every query takes the organization: no caller can forget the tenant. */
+export function createLinkRepo(store: Store) {
   const { db } = store;
   return {
-    async findForRedirect(host, slug) {
+    /** False when (host, slug) is taken. */
+    async insert(link: LinkRecord): Promise<boolean> {
+      try {
+        await db.transaction().execute(async (trx) => {
+          await trx.insertInto('links').values(toColumns(link)).execute();
+          await writeAssignments(trx, link);
+        });
+        return true;
+      } catch (error) {
+        if (isUniqueViolation(error)) return false;
+        throw error;
+      }
+    },
+
+    /** Writes the whole record back; false when (host, slug) is taken. */
+    async update(link: LinkRecord): Promise<boolean> {
+      try {
+        await db.transaction().execute(async (trx) => {
+          const { id, org_id, created_at, ...columns } = toColumns(link);
+          await trx
+            .updateTable('links')
+            .set(columns)
+            .where('id', '=', id)
+            .where('org_id', '=', org_id)
+            .execute();
+          await writeAssignments(trx, link);
+        });
+        return true;
+      } catch (error) {
+        if (isUniqueViolation(error)) return false;
+        throw error;
+      }
+    },
+
+    async find(orgId: string, id: string): Promise<LinkRecord | undefined> {
       const row = await db
         .selectFrom('links')
-        .select(['id', 'org_id', 'destination'])
-        .where('host', '=', host)
-        .where('slug', '=', slug)
+        .selectAll()
+        .where('org_id', '=', orgId)
+        .where('id', '=', id)
         .executeTakeFirst();
-      return row && { id: row.id, orgId: row.org_id, destination: row.destination };
+      return row ? (await attach(db, [row]))[0] : undefined;
+    },
+
+    /** Live (unarchived) links, newest first; all of them when no page is asked for. */
+    async list(orgId: string, page: { limit?: number; offset?: number }): Promise<LinkRecord[]> {
+      let query = db
+        .selectFrom('links')
+        .selectAll()
+        .where('org_id', '=', orgId)
+        .where('archived_at', 'is', null)
+        .orderBy('created_at', 'desc')
+        .orderBy('id', 'desc');
+      if (page.limit !== undefined) query = query.limit(page.limit);
+      if (page.offset !== undefined) query = query.offset(page.offset).limit(page.limit ?? 1_000_000_000);
+      return attach(db, await query.execute());
+    },
+
+    async countLive(orgId: string): Promise<number> {
+      const row = await db
+        .selectFrom('links')
+        .select((eb) => eb.fn.countAll<number>().as('count'))
+        .where('org_id', '=', orgId)
+        .where('archived_at', 'is', null)
+        .executeTakeFirstOrThrow();
+      return Number(row.count);
+    },
+
+    async folderExists(orgId: string, folderId: string): Promise<boolean> {
+      const row = await db
+        .selectFrom('folders')
+        .select('id')
+        .where('org_id', '=', orgId)
+        .where('id', '=', folderId)
+        .executeTakeFirst();
+      return row !== undefined;
+    },
+
+    /** The ids among `pixelIds` that the organization does not own. */
+    async missingPixels(orgId: string, pixelIds: string[]): Promise<string[]> {
+      if (pixelIds.length === 0) return [];
+      const rows = await db
+        .selectFrom('pixels')
+        .select('id')
+        .where('org_id', '=', orgId)
+        .where('id', 'in', pixelIds)
+        .execute();
+      const owned = new Set(rows.map((row) => row.id));
+      return pixelIds.filter((id) => !owned.has(id));
+    },
+
+    /** Every custom hostname in use, for the redirect's host lookup. */
+    async customHosts(): Promise<string[]> {
+      const rows = await db.selectFrom('links').select('host').distinct().where('host', '!=', '').execute();
+      return rows.map((row) => row.host);
+    },
+
+    /** The link served at (host, slug), archived or not, with its organization's tier. */
+    async findForRedirect(host: string, slug: string): Promise<RedirectRecord | undefined> {
+      const row = await db
+        .selectFrom('links')
+        .innerJoin('organizations', 'organizations.id', 'links.org_id')
+        .selectAll('links')
+        .select('organizations.tier as tier')
+        .where('links.host', '=', host)
+        .where('links.slug', '=', slug)
+        .executeTakeFirst();
+      if (!row) return undefined;
+      const { tier, ...link } = row;
+      const [record] = await attach(db, [link]);
+      return record && { ...record, tier };
     },
   };
 }
+
+export type LinkRepo = ReturnType<typeof createLinkRepo>;

@@ -1,46 +1,142 @@
-import type { FastifyInstance } from 'fastify';
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import { chooseDestination, compileLink } from '../core/link-compile.js';
+import { passwordPageCsp, renderPasswordPage } from '../core/pages/password-page.js';
 import type { PlatformTable } from '../core/platforms/index.js';
-import { type CompiledDestination, compileDestination } from '../core/resolve.js';
+import type { Visitor } from '../core/visitor.js';
 import { sendNotFoundPage } from '../http/html.js';
+import type { RateLimiter } from '../http/rate-limit.js';
 import type { LinkRepo } from '../links/repo.js';
-import type { LruCache } from './lru-cache.js';
-import type { VisitResponder } from './respond.js';
-
-const SLUG_PATTERN = /^[a-zA-Z0-9_-]{1,32}$/;
+import { SLUG_PATTERN } from '../links/schema.js';
+import type { HostedLinkCache, HostedLinkEntry } from './link-cache.js';
+import { type PasswordCookies, passwordCookieName, readCookie } from './password-gate.js';
+import { type VisitResponder, visitorOf } from './respond.js';
 
 export interface HostedRedirectDeps {
-  links: LinkRepo;
+  links: Pick<LinkRepo, 'findForRedirect'>;
   table: PlatformTable;
   respondToVisit: VisitResponder;
-  /** `${host}\n${slug}` -> compiled link; writes invalidate their entry. */
-  cache: LruCache<string, CompiledDestination>;
-  /** The BASE_URL host: requests on it look up links without a custom hostname. */
-  defaultHost: string;
+  classify: (userAgent: string | undefined, purpose?: string) => Visitor;
+  cache: HostedLinkCache;
+  geoHeader: string;
+  secureCookies: boolean;
+  passwordCookies: PasswordCookies;
+  verifyPassword: (password: string, hash: string) => Promise<boolean>;
+  /** Password attempts, counted per link and address. */
+  passwordAttempts: RateLimiter;
+  nonce: () => string;
+  now: () => number;
+  random: () => number;
 }
 
-/** `GET /{slug}` on the default host and on custom hostnames. No hooks: this is the hot path. */
+type SlugRequest = FastifyRequest<{ Params: { slug: string } }>;
+
+/**
+ * `GET /{slug}` on the default host and on custom hostnames, and the password form's POST. No hooks: this
+ * is the hot path. A hit does no database read; archived and read-only links resolve like any other.
+ */
 export async function hostedRedirectRoutes(app: FastifyInstance, deps: HostedRedirectDeps): Promise<void> {
-  app.get<{ Params: { slug: string } }>('/:slug', async (request, reply) => {
+  app.addContentTypeParser(
+    'application/x-www-form-urlencoded',
+    { parseAs: 'string' },
+    (_request, body, done) => {
+      done(null, Object.fromEntries(new URLSearchParams(body as string)));
+    },
+  );
+
+  async function load(request: SlugRequest): Promise<HostedLinkEntry | undefined> {
     const slug = request.params.slug;
-    const host = normaliseHost(request.headers.host, deps.defaultHost);
-    const key = `${host}\n${slug}`;
-    let compiled = deps.cache.get(key);
-    if (compiled === undefined) {
-      if (!SLUG_PATTERN.test(slug)) return sendNotFoundPage(reply);
-      // A custom host first, then the default host: a link with a hostname answers on that host only.
-      const row =
-        (host === '' ? undefined : await deps.links.findForRedirect(host, slug)) ??
-        (await deps.links.findForRedirect('', slug));
-      if (!row) return sendNotFoundPage(reply);
-      compiled = compileDestination(deps.table, row.destination);
-      deps.cache.set(key, compiled);
+    const host = deps.cache.lookupHost(hostOf(request.headers.host));
+    const cached = deps.cache.get(host, slug);
+    if (cached) return cached;
+    if (!SLUG_PATTERN.test(slug)) return undefined;
+    const record = await deps.links.findForRedirect(host, slug);
+    if (!record) return undefined;
+    const entry: HostedLinkEntry = {
+      id: record.id,
+      orgId: record.orgId,
+      host,
+      slug,
+      branded: record.tier === 'sidekick',
+      passwordHash: record.passwordHash,
+      link: compileLink(deps.table, record),
+    };
+    deps.cache.set(entry);
+    return entry;
+  }
+
+  function sendPasswordForm(
+    reply: FastifyReply,
+    entry: HostedLinkEntry,
+    status: number,
+    error?: 'wrong' | 'too_many',
+  ) {
+    const nonce = deps.nonce();
+    return reply
+      .code(status)
+      .header('content-type', 'text/html; charset=utf-8')
+      .header('content-security-policy', passwordPageCsp(nonce))
+      .header('cache-control', 'no-store')
+      .header('x-content-type-options', 'nosniff')
+      .send(
+        renderPasswordPage({ action: `/${entry.slug}`, nonce, error: error ?? null, branded: entry.branded }),
+      );
+  }
+
+  function visit(request: SlugRequest, reply: FastifyReply, entry: HostedLinkEntry) {
+    const visitor = visitorOf(request, deps.classify);
+    const country = countryOf(request.headers[deps.geoHeader]);
+    const choice = chooseDestination(entry.link, {
+      os: visitor.os,
+      country,
+      nowSeconds: Math.floor(deps.now() / 1000),
+      random: deps.random,
+    });
+    return deps.respondToVisit(request, reply, choice.destination, { branded: entry.branded, visitor });
+  }
+
+  app.get<{ Params: { slug: string } }>('/:slug', async (request, reply) => {
+    const entry = await load(request);
+    if (!entry) return sendNotFoundPage(reply);
+    if (entry.passwordHash !== null) {
+      const cookie = readCookie(request.headers.cookie, passwordCookieName(entry.id));
+      if (!deps.passwordCookies.verify(entry.id, entry.passwordHash, cookie))
+        return sendPasswordForm(reply, entry, 200);
     }
-    return deps.respondToVisit(request, reply, compiled);
+    return visit(request, reply, entry);
+  });
+
+  app.post<{ Params: { slug: string }; Body: unknown }>('/:slug', async (request, reply) => {
+    const entry = await load(request);
+    if (!entry || entry.passwordHash === null) return sendNotFoundPage(reply);
+    const attempt = await deps.passwordAttempts.hit(`${entry.id}:${request.ip}`);
+    if (!attempt.allowed) {
+      reply.header('retry-after', String(attempt.resetSeconds));
+      return sendPasswordForm(reply, entry, 429, 'too_many');
+    }
+    const body = request.body as { password?: unknown } | undefined;
+    const password = typeof body?.password === 'string' ? body.password : '';
+    if (!password || !(await deps.verifyPassword(password, entry.passwordHash))) {
+      return sendPasswordForm(reply, entry, 401, 'wrong');
+    }
+    const cookie = [
+      `${passwordCookieName(entry.id)}=${deps.passwordCookies.issue(entry.id, entry.passwordHash)}`,
+      `Path=/${entry.slug}`,
+      `Max-Age=${deps.passwordCookies.maxAge}`,
+      'HttpOnly',
+      'SameSite=Lax',
+      ...(deps.secureCookies ? ['Secure'] : []),
+    ].join('; ');
+    return reply.code(303).header('set-cookie', cookie).header('location', `/${entry.slug}`).send();
   });
 }
 
-function normaliseHost(header: string | undefined, defaultHost: string): string {
-  if (!header) return '';
-  const host = header.toLowerCase().replace(/:\d+$/, '');
-  return host === defaultHost ? '' : host;
+function hostOf(header: string | undefined): string {
+  return header ? header.toLowerCase().replace(/:\d+$/, '') : '';
+}
+
+function countryOf(value: string | string[] | undefined): string | null {
+  const text = Array.isArray(value) ? value[0] : value;
+  if (!text) return null;
+  const upper = text.trim().toUpperCase();
+  return /^[A-Z]{2}$/.test(upper) ? upper : null;
 }

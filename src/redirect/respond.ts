@@ -1,5 +1,5 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
-import { escapePageCsp, renderEscapePage } from '../core/pages/index.js';
+import { compileEscapePage, escapePageCsp } from '../core/pages/index.js';
 import type { CompiledDestination } from '../core/resolve.js';
 import { resolveVisit } from '../core/resolve.js';
 import type { Visitor } from '../core/visitor.js';
@@ -15,12 +15,21 @@ export interface VisitResponderOptions {
 
 export interface VisitOptions {
   branded?: boolean;
+  /** The visitor, when the caller already classified it (the hosted redirect routes by device). */
+  visitor?: Visitor;
 }
+
+type PageTemplate = (nonce: string) => string;
 
 /** The one place a visit decision is acted on: a redirect, or the escape page. */
 export function createVisitResponder(options: VisitResponderOptions) {
   const { classify, nonce, redirectStatus } = options;
   const redirectHeaders = Object.entries(options.redirectHeaders ?? {});
+  // Escape pages precompiled per destination and visitor kind: a hit only adds the nonce. The WeakMap
+  // lets a page go when its destination leaves the link cache.
+  const pages = new WeakMap<CompiledDestination, Map<string, PageTemplate>>();
+
+  const classifyRequest = (request: FastifyRequest): Visitor => visitorOf(request, classify);
 
   return function respondToVisit(
     request: FastifyRequest,
@@ -28,9 +37,7 @@ export function createVisitResponder(options: VisitResponderOptions) {
     compiled: CompiledDestination,
     visit: VisitOptions = {},
   ): FastifyReply {
-    const headers = request.headers;
-    const purpose = (headers['sec-purpose'] ?? headers.purpose) as string | undefined;
-    const visitor = classify(headers['user-agent'], purpose);
+    const visitor = visit.visitor ?? classifyRequest(request);
     const decision = resolveVisit(compiled, visitor);
     if (decision.kind === 'redirect') {
       // The answer depends on the user agent (a phone may get the escape page): shared caches must know.
@@ -38,14 +45,19 @@ export function createVisitResponder(options: VisitResponderOptions) {
       for (const [name, value] of redirectHeaders) reply.header(name, value);
       return reply.send();
     }
+    const branded = visit.branded ?? false;
+    const key = `${visitor.os}|${visitor.inApp}|${branded}`;
+    let byVisitor = pages.get(compiled);
+    if (!byVisitor) {
+      byVisitor = new Map();
+      pages.set(compiled, byVisitor);
+    }
+    let page = byVisitor.get(key);
+    if (!page) {
+      page = compileEscapePage({ target: decision.target, plan: decision.plan, branded, tap: null });
+      byVisitor.set(key, page);
+    }
     const pageNonce = nonce();
-    const html = renderEscapePage({
-      target: decision.target,
-      plan: decision.plan,
-      nonce: pageNonce,
-      branded: visit.branded ?? false,
-      tap: null,
-    });
     return reply
       .code(200)
       .header('content-type', 'text/html; charset=utf-8')
@@ -54,8 +66,17 @@ export function createVisitResponder(options: VisitResponderOptions) {
       .header('vary', 'User-Agent')
       .header('x-content-type-options', 'nosniff')
       .header('referrer-policy', 'strict-origin-when-cross-origin')
-      .send(html);
+      .send(page(pageNonce));
   };
 }
 
 export type VisitResponder = ReturnType<typeof createVisitResponder>;
+
+/** The visitor of a request, from its User-Agent and its prefetch hints. */
+export function visitorOf(
+  request: FastifyRequest,
+  classify: (userAgent: string | undefined, purpose?: string) => Visitor,
+): Visitor {
+  const headers = request.headers;
+  return classify(headers['user-agent'], (headers['sec-purpose'] ?? headers.purpose) as string | undefined);
+}

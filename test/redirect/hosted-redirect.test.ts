@@ -2,7 +2,7 @@ import type { FastifyInstance } from 'fastify';
 import pino from 'pino';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { parseConfig } from '../../src/config.js';
-import { composeHosted } from '../../src/main.js';
+import { type Composed, composeHosted } from '../../src/main.js';
 import { storeKinds, type TestStore } from '../helpers/stores.js';
 import { UA } from '../helpers/user-agents.js';
 
@@ -12,6 +12,7 @@ for (const kind of storeKinds) {
   describe.skipIf(kind.skipReason !== null)(`hosted redirect on ${kind.name}`, () => {
     let testStore: TestStore;
     let app: FastifyInstance;
+    let composed: Composed;
 
     beforeAll(async () => {
       testStore = await kind.create();
@@ -40,14 +41,15 @@ for (const kind of storeKinds) {
           link('l4', 'links.brand.example', 'only-custom', 'https://brand.example/only'),
         ])
         .execute();
-      app = composeHosted(
+      composed = await composeHosted(
         parseConfig({ BASE_URL: 'https://lnk.example' }, 'hosted'),
         testStore.store,
         pino({ level: 'silent' }),
       );
+      app = composed.app;
     });
     afterAll(async () => {
-      await app.close();
+      await composed.close();
       await testStore.dispose();
     });
 

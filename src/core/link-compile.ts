@@ -1,0 +1,131 @@
+import type { PlatformTable } from './platforms/index.js';
+import { type CompiledDestination, compileDestination } from './resolve.js';
+import type { Os } from './visitor.js';
+
+/**
+ * A hosted link compiled once, when it is loaded into the cache: every URL it can send a visitor to
+ * already has its UTM parameters composed and its app hand-off computed, the schedule is sorted, and
+ * the A/B weights are cumulative. A visit only picks among them.
+ */
+
+export interface LinkPowers {
+  destination: string;
+  utm: Partial<Record<'source' | 'medium' | 'campaign' | 'term' | 'content', string>> | null;
+  routing: { ios?: string; android?: string; desktop?: string; geo?: Record<string, string> } | null;
+  ab: { u: string; w: number }[] | null;
+  sched: { from: number; url: string }[] | null;
+}
+
+export interface CompiledLink {
+  fallback: CompiledDestination;
+  /** Ascending by `from`; duplicates already collapsed to the last one given. */
+  sched: { from: number; destination: CompiledDestination }[];
+  /** Null when there is no test, or the stored set breaks the rules (then it is treated as no test). */
+  ab: { variants: CompiledDestination[]; cumulative: number[]; total: number } | null;
+  routing: {
+    byOs: Partial<Record<Os, CompiledDestination>>;
+    byCountry: ReadonlyMap<string, CompiledDestination>;
+  } | null;
+}
+
+export interface Choice {
+  destination: CompiledDestination;
+  /** 0-based index into the link's `ab` array when a variant was drawn. */
+  variant: number | null;
+  /** What chose the destination. */
+  source: 'sched' | 'ab' | 'routing' | 'default';
+}
+
+const UTM_KEYS = ['source', 'medium', 'campaign', 'term', 'content'] as const;
+
+/** Adds the link's UTM parameters to a URL, keeping its own query; the link's values win on a clash. */
+export function composeUtm(url: string, utm: LinkPowers['utm']): string {
+  if (!utm) return url;
+  const parsed = new URL(url);
+  for (const key of UTM_KEYS) {
+    const value = utm[key];
+    if (value !== undefined && value !== '') parsed.searchParams.set(`utm_${key}`, value);
+  }
+  return parsed.href;
+}
+
+function validAb(ab: LinkPowers['ab']): ab is { u: string; w: number }[] {
+  return (
+    Array.isArray(ab) &&
+    ab.length >= 2 &&
+    ab.length <= 4 &&
+    ab.every((variant) => Number.isFinite(variant.w) && variant.w > 0 && /^https?:\/\//.test(variant.u))
+  );
+}
+
+export function compileLink(table: PlatformTable, powers: LinkPowers): CompiledLink {
+  const cache = new Map<string, CompiledDestination>();
+  const compile = (url: string): CompiledDestination => {
+    let compiled = cache.get(url);
+    if (!compiled) {
+      compiled = compileDestination(table, composeUtm(url, powers.utm));
+      cache.set(url, compiled);
+    }
+    return compiled;
+  };
+
+  const byFrom = new Map<number, string>();
+  for (const entry of powers.sched ?? []) byFrom.set(entry.from, entry.url);
+  const sched = [...byFrom.entries()]
+    .sort(([a], [b]) => a - b)
+    .map(([from, url]) => ({ from, destination: compile(url) }));
+
+  let ab: CompiledLink['ab'] = null;
+  if (validAb(powers.ab)) {
+    let total = 0;
+    const cumulative = powers.ab.map((variant) => {
+      total += variant.w;
+      return total;
+    });
+    ab = { variants: powers.ab.map((variant) => compile(variant.u)), cumulative, total };
+  }
+
+  let routing: CompiledLink['routing'] = null;
+  if (powers.routing) {
+    const { ios, android, desktop, geo } = powers.routing;
+    const byOs: Partial<Record<Os, CompiledDestination>> = {};
+    if (ios) byOs.ios = compile(ios);
+    if (android) byOs.android = compile(android);
+    if (desktop) byOs.desktop = compile(desktop);
+    const byCountry = new Map(
+      Object.entries(geo ?? {}).map(([country, url]) => [country.toUpperCase(), compile(url)]),
+    );
+    if (Object.keys(byOs).length > 0 || byCountry.size > 0) routing = { byOs, byCountry };
+  }
+
+  return { fallback: compile(powers.destination), sched, ab, routing };
+}
+
+/**
+ * The destination of one visit, in the spec's order: the latest past schedule entry; else an A/B draw;
+ * else routing by device, then by country; else the default destination.
+ */
+export function chooseDestination(
+  link: CompiledLink,
+  visit: { os: Os; country: string | null; nowSeconds: number; random: () => number },
+): Choice {
+  for (let i = link.sched.length - 1; i >= 0; i--) {
+    const entry = link.sched[i];
+    if (entry && entry.from <= visit.nowSeconds)
+      return { destination: entry.destination, variant: null, source: 'sched' };
+  }
+  if (link.ab) {
+    const draw = visit.random() * link.ab.total;
+    const index = link.ab.cumulative.findIndex((bound) => draw < bound);
+    const variant = index === -1 ? link.ab.variants.length - 1 : index;
+    const destination = link.ab.variants[variant];
+    if (destination) return { destination, variant, source: 'ab' };
+  }
+  if (link.routing) {
+    const byDevice = link.routing.byOs[visit.os];
+    if (byDevice) return { destination: byDevice, variant: null, source: 'routing' };
+    const byCountry = visit.country ? link.routing.byCountry.get(visit.country) : undefined;
+    if (byCountry) return { destination: byCountry, variant: null, source: 'routing' };
+  }
+  return { destination: link.fallback, variant: null, source: 'default' };
+}

@@ -1,0 +1,19 @@
+import { z } from 'zod';
+
+/** Shapes shared by every route: the error body, an id in the path, the delete answer. */
+
+export const errorBody = z
+  .looseObject({
+    error: z.string().describe('stable machine-readable code'),
+    message: z.string(),
+    issues: z.array(z.unknown()).optional().describe('present on a 400 from body validation'),
+    retryAfter: z.number().int().optional().describe('seconds; 429 only'),
+  })
+  .meta({ id: 'Error' });
+
+export const idParams = z.object({ id: z.string().min(1).max(64) });
+
+/** The error statuses a /v1 route can answer, each with the error body. */
+export function errorResponses(...statuses: number[]): Record<number, typeof errorBody> {
+  return Object.fromEntries([401, 429, ...statuses].map((status) => [status, errorBody]));
+}

@@ -1,0 +1,51 @@
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import type { OrgContext } from '../accounts/service.js';
+import { appError } from '../errors.js';
+import type { RateDecision, RateLimiter } from './rate-limit.js';
+
+declare module 'fastify' {
+  interface FastifyRequest {
+    /** The authenticated organization of a /v1 or dashboard call; null before authentication. */
+    org: OrgContext | null;
+  }
+}
+
+export const V1_RATE_LIMIT = { limit: 120, windowSeconds: 60 } as const;
+
+export interface V1AuthDeps {
+  authenticate: (authorization: string | undefined) => Promise<(OrgContext & { keyId: string }) | null>;
+  limiter: RateLimiter;
+}
+
+function setRateHeaders(reply: FastifyReply, decision: RateDecision): void {
+  reply.header('x-ratelimit-limit', String(decision.limit));
+  reply.header('x-ratelimit-remaining', String(decision.remaining));
+  reply.header('x-ratelimit-reset', String(decision.resetSeconds));
+}
+
+/**
+ * The /v1 gate, in this order: the key is read from the Authorization header only (never a cookie),
+ * checked against the store on every call, then counted against its window; callers without a valid key
+ * are counted per address so the headers appear on every /v1 response, 401s included.
+ */
+export function registerV1Auth(app: FastifyInstance, deps: V1AuthDeps): void {
+  app.decorateRequest('org', null);
+  app.addHook('onRequest', async (request: FastifyRequest, reply: FastifyReply) => {
+    const org = await deps.authenticate(request.headers.authorization);
+    const decision = await deps.limiter.hit(org ? `key:${org.keyId}` : `ip:${request.ip}`);
+    setRateHeaders(reply, decision);
+    if (!org) throw appError('unauthorized');
+    if (!decision.allowed) {
+      throw appError('rate_limited', `Rate limit of ${decision.limit} requests per minute exceeded`, {
+        retryAfter: decision.resetSeconds,
+      });
+    }
+    request.org = { orgId: org.orgId, tier: org.tier, features: org.features };
+  });
+}
+
+/** The organization of an authenticated request; the hooks guarantee it is set. */
+export function orgOf(request: FastifyRequest): OrgContext {
+  if (!request.org) throw appError('unauthorized');
+  return request.org;
+}

@@ -1,0 +1,159 @@
+import { z } from 'zod';
+import { isHttpUrl } from '../core/urls.js';
+
+/**
+ * The Link resource of hosted-service.md section 2: the writable fields as Zod schemas (they validate
+ * the bodies, type the service and generate the OpenAPI document), and the response shape.
+ */
+
+export const SLUG_PATTERN = /^[a-zA-Z0-9_-]{1,32}$/;
+/** decisions.md: never assignable, whatever the case; `_` and `@` prefixes are ours too. */
+export const RESERVED_SLUGS = new Set(['api', 'v1', 'docs', 'internal', 'health', 'assets', 'static', 'u']);
+const MAX_URL = 4096;
+const isHttps = (value: string) => isHttpUrl(value) && value.startsWith('https://');
+
+const httpUrl = (message: string) =>
+  z.string().max(MAX_URL, `URLs are at most ${MAX_URL} characters`).refine(isHttpUrl, message);
+
+export const slugSchema = z
+  .string()
+  .regex(SLUG_PATTERN, 'Slugs are 1 to 32 letters, digits, hyphens and underscores')
+  .refine(
+    (slug) => !slug.startsWith('_') && !RESERVED_SLUGS.has(slug.toLowerCase()),
+    'This slug is reserved',
+  );
+
+export const hostnameSchema = z
+  .string()
+  .max(253)
+  .transform((host) => host.trim().toLowerCase().replace(/\.$/, ''))
+  .refine(
+    (host) =>
+      /^(?=.{4,253}$)([a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?\.)+[a-z][a-z0-9-]{0,61}[a-z0-9]$/.test(host),
+    'hostname must be a domain name such as links.example.com',
+  );
+
+const utmValue = z.string().max(200, 'UTM values are at most 200 characters');
+export const utmSchema = z
+  .object({
+    source: utmValue.optional(),
+    medium: utmValue.optional(),
+    campaign: utmValue.optional(),
+    term: utmValue.optional(),
+    content: utmValue.optional(),
+  })
+  .strict();
+
+const regionNames = new Intl.DisplayNames(['en'], { type: 'region' });
+// Region codes that ICU names but that are not countries a visitor can be in.
+const NOT_COUNTRIES = new Set(['EU', 'EZ', 'UN', 'QO', 'XA', 'XB', 'ZZ', 'AA']);
+/** An ISO 3166-1 alpha-2 country code, upper-case, as the geo header carries it. */
+export function isCountryCode(code: string): boolean {
+  if (!/^[A-Z]{2}$/.test(code) || NOT_COUNTRIES.has(code)) return false;
+  return regionNames.of(code) !== code;
+}
+
+const routedUrl = httpUrl('Every routed destination must be a valid http(s) URL');
+export const routingSchema = z
+  .object({
+    ios: routedUrl.optional(),
+    android: routedUrl.optional(),
+    desktop: routedUrl.optional(),
+    geo: z
+      .record(
+        z
+          .string()
+          .refine(isCountryCode, 'geo keys are ISO 3166-1 alpha-2 country codes in upper case, e.g. US'),
+        routedUrl,
+      )
+      .optional(),
+  })
+  .strict();
+
+export const abSchema = z
+  .array(
+    z
+      .object({
+        u: httpUrl('Every A/B variant must be a valid http(s) URL'),
+        w: z.number().positive('A/B weights are positive numbers').finite(),
+      })
+      .strict(),
+  )
+  .min(2, 'An A/B test needs 2 to 4 variants')
+  .max(4, 'An A/B test needs 2 to 4 variants');
+
+export const schedSchema = z
+  .array(
+    z
+      .object({
+        from: z.number().int('`from` is whole epoch seconds').nonnegative(),
+        url: z.string().max(MAX_URL).refine(isHttps, 'Every scheduled destination must be an https:// URL'),
+      })
+      .strict(),
+  )
+  .max(10, 'At most 10 scheduled destinations');
+
+const tagSchema = z
+  .string()
+  .transform((tag) => tag.trim())
+  .pipe(z.string().min(1, 'Tags are 1 to 64 characters').max(64, 'Tags are 1 to 64 characters'));
+
+const writableFields = {
+  slug: slugSchema,
+  hostname: hostnameSchema.nullable(),
+  tags: z.array(tagSchema).max(20, 'At most 20 tags').nullable(),
+  folderId: z.uuid().nullable(),
+  pixelIds: z.array(z.uuid()).max(10, 'At most 10 pixels per link').nullable(),
+  captureEmails: z.boolean(),
+  utm: utmSchema.nullable(),
+  routing: routingSchema.nullable(),
+  ab: abSchema.nullable(),
+  sched: schedSchema.nullable(),
+  password: z.string().min(1).max(200).nullable(),
+};
+
+const linkFields = z
+  .object({ url: httpUrl('`url` must be a valid http(s) URL'), ...writableFields })
+  .strict();
+
+/** Create: `url` required, every power optional. */
+export const createLinkBody = linkFields.partial().required({ url: true });
+/** PATCH: everything optional; `null` clears a field, an array or object replaces it wholesale. */
+export const updateLinkBody = linkFields.partial();
+
+export type CreateLinkInput = z.infer<typeof createLinkBody>;
+export type UpdateLinkInput = z.infer<typeof updateLinkBody>;
+export type Utm = z.infer<typeof utmSchema>;
+export type Routing = z.infer<typeof routingSchema>;
+export type AbVariant = z.infer<typeof abSchema>[number];
+export type SchedEntry = z.infer<typeof schedSchema>[number];
+
+export const linkSchema = z.object({
+  id: z.uuid(),
+  slug: z.string(),
+  hostname: z.string().nullable(),
+  shortUrl: z.string(),
+  destination: z.string(),
+  platformKey: z.string().nullable(),
+  branded: z.boolean(),
+  readOnly: z.boolean(),
+  utm: utmSchema.nullable(),
+  routing: routingSchema.nullable(),
+  ab: z.array(z.object({ u: z.string(), w: z.number() })).nullable(),
+  sched: z.array(z.object({ from: z.number(), url: z.string() })).nullable(),
+  hasPassword: z.boolean(),
+  tags: z.array(z.string()),
+  folderId: z.string().nullable(),
+  pixelIds: z.array(z.string()),
+  captureEmails: z.boolean(),
+  createdAt: z.string(),
+  updatedAt: z.string(),
+});
+export type Link = z.infer<typeof linkSchema>;
+
+export const listQuery = z
+  .object({
+    limit: z.coerce.number().int().min(1).max(200, '`limit` is at most 200').optional(),
+    offset: z.coerce.number().int().min(0).optional(),
+  })
+  .strict();

@@ -1,0 +1,214 @@
+import type { Feature } from '../accounts/plans.js';
+import { LINK_CAPS } from '../accounts/plans.js';
+import { hashPassword } from '../accounts/secrets.js';
+import type { OrgContext } from '../accounts/service.js';
+import type { PlatformTable } from '../core/platforms/index.js';
+import type { RandomBytes } from '../core/slugs.js';
+import { generateSlug } from '../core/slugs.js';
+import { type AppError, appError, featureError } from '../errors.js';
+import type { LinkRecord, LinkRepo } from './repo.js';
+import type { CreateLinkInput, Link, UpdateLinkInput } from './schema.js';
+
+const GENERATED_SLUG_LENGTH = 7;
+const GENERATION_ATTEMPTS = 8;
+
+export type LinkEvent = 'link.created' | 'link.updated' | 'link.archived';
+
+export interface LinkServiceDeps {
+  repo: LinkRepo;
+  table: PlatformTable;
+  baseUrl: string;
+  now: () => Date;
+  uuid: () => string;
+  randomBytes: RandomBytes;
+  /** Drops the compiled link served at (host, slug) from every instance's cache. */
+  invalidate: (host: string, slug: string) => void;
+  /** Records an outbound event; called after the write is durable. */
+  emit: (orgId: string, event: LinkEvent, link: Link) => Promise<void>;
+  /** After archiving, freed slots unlock read-only links oldest first. */
+  reapplyLinkCap: (ctx: OrgContext) => Promise<void>;
+}
+
+/** The feature each power needs when set to a value (clearing a power is always allowed). */
+function requiredFeatures(input: UpdateLinkInput): Feature[] {
+  const needs: Feature[] = [];
+  if (input.slug !== undefined) needs.push('customSlugs');
+  if (input.folderId) needs.push('folders');
+  if (input.pixelIds && input.pixelIds.length > 0) needs.push('pixelInjection');
+  if (input.captureEmails === true) needs.push('audienceCapture');
+  if (input.ab) needs.push('abTesting');
+  if (input.sched && input.sched.length > 0) needs.push('scheduledLinks');
+  if (input.password) needs.push('passwordLinks');
+  if (input.routing) {
+    const { ios, android, desktop, geo } = input.routing;
+    if (ios || android || desktop) needs.push('platformTargeting');
+    if (geo && Object.keys(geo).length > 0) needs.push('geoRouting');
+  }
+  return needs;
+}
+
+function validationError(path: string, message: string): AppError {
+  return appError('invalid_body', message, { issues: [{ code: 'custom', path: [path], message }] });
+}
+
+export function createLinkService(deps: LinkServiceDeps) {
+  const { repo } = deps;
+
+  const present = (ctx: OrgContext, link: LinkRecord): Link => ({
+    id: link.id,
+    slug: link.slug,
+    hostname: link.host === '' ? null : link.host,
+    shortUrl: link.host === '' ? `${deps.baseUrl}/${link.slug}` : `https://${link.host}/${link.slug}`,
+    destination: link.destination,
+    platformKey: link.platformKey,
+    branded: !ctx.features.removeBranding,
+    readOnly: link.readOnly,
+    utm: link.utm,
+    routing: link.routing,
+    ab: link.ab,
+    sched: link.sched,
+    hasPassword: link.passwordHash !== null,
+    tags: link.tags,
+    folderId: link.folderId,
+    pixelIds: link.pixelIds,
+    captureEmails: link.captureEmails,
+    createdAt: link.createdAt,
+    updatedAt: link.updatedAt,
+  });
+
+  async function checkReferences(ctx: OrgContext, input: UpdateLinkInput): Promise<void> {
+    if (input.folderId && !(await repo.folderExists(ctx.orgId, input.folderId))) {
+      throw validationError('folderId', 'No such folder');
+    }
+    if (input.pixelIds) {
+      const missing = await repo.missingPixels(ctx.orgId, input.pixelIds);
+      if (missing.length > 0) throw validationError('pixelIds', `No such pixel: ${missing.join(', ')}`);
+    }
+  }
+
+  function checkGates(ctx: OrgContext, input: UpdateLinkInput): void {
+    for (const feature of requiredFeatures(input)) {
+      if (!ctx.features[feature]) throw featureError(feature);
+    }
+  }
+
+  /** Applies a body onto a record: `null` clears, arrays and objects replace wholesale. */
+  async function apply(link: LinkRecord, input: UpdateLinkInput): Promise<LinkRecord> {
+    const next = { ...link };
+    if (input.url !== undefined) {
+      next.destination = input.url;
+      next.platformKey = deps.table.match(input.url)?.key ?? null;
+    }
+    if (input.slug !== undefined) next.slug = input.slug;
+    if (input.hostname !== undefined) next.host = input.hostname ?? '';
+    if (input.tags !== undefined) next.tags = [...new Set(input.tags ?? [])];
+    if (input.folderId !== undefined) next.folderId = input.folderId;
+    if (input.pixelIds !== undefined) next.pixelIds = [...new Set(input.pixelIds ?? [])];
+    if (input.captureEmails !== undefined) next.captureEmails = input.captureEmails;
+    if (input.utm !== undefined) next.utm = input.utm;
+    if (input.routing !== undefined) next.routing = input.routing;
+    if (input.ab !== undefined) next.ab = input.ab;
+    if (input.sched !== undefined) {
+      // Stored sorted ascending; duplicate timestamps collapse to the last one given.
+      const byFrom = new Map((input.sched ?? []).map((entry) => [entry.from, entry]));
+      next.sched = input.sched === null ? null : [...byFrom.values()].sort((a, b) => a.from - b.from);
+    }
+    if (input.password !== undefined)
+      next.passwordHash = input.password === null ? null : await hashPassword(input.password);
+    if (next.ab && next.routing) throw appError('ab_routing_conflict');
+    return next;
+  }
+
+  async function insertWithSlug(record: LinkRecord, custom: boolean): Promise<LinkRecord> {
+    if (custom) {
+      if (!(await repo.insert(record))) throw appError('slug_taken');
+      return record;
+    }
+    for (let attempt = 0; attempt < GENERATION_ATTEMPTS; attempt++) {
+      const candidate = { ...record, slug: generateSlug(GENERATED_SLUG_LENGTH, deps.randomBytes) };
+      if (await repo.insert(candidate)) return candidate;
+    }
+    throw new Error('Could not generate a free slug');
+  }
+
+  async function load(ctx: OrgContext, id: string): Promise<LinkRecord> {
+    const link = await repo.find(ctx.orgId, id);
+    if (!link) throw appError('not_found', 'No such link');
+    return link;
+  }
+
+  return {
+    present,
+
+    async create(ctx: OrgContext, input: CreateLinkInput): Promise<Link> {
+      checkGates(ctx, input);
+      if ((await repo.countLive(ctx.orgId)) >= LINK_CAPS[ctx.tier]) throw appError('link_cap_reached');
+      await checkReferences(ctx, input);
+      const now = deps.now().toISOString();
+      const empty: LinkRecord = {
+        id: deps.uuid(),
+        orgId: ctx.orgId,
+        host: '',
+        slug: '',
+        destination: input.url,
+        platformKey: null,
+        archivedAt: null,
+        readOnly: false,
+        utm: null,
+        routing: null,
+        ab: null,
+        sched: null,
+        passwordHash: null,
+        folderId: null,
+        captureEmails: false,
+        tags: [],
+        pixelIds: [],
+        createdAt: now,
+        updatedAt: now,
+      };
+      const record = await insertWithSlug(await apply(empty, input), input.slug !== undefined);
+      deps.invalidate(record.host, record.slug);
+      const link = present(ctx, record);
+      await deps.emit(ctx.orgId, 'link.created', link);
+      return link;
+    },
+
+    async get(ctx: OrgContext, id: string): Promise<Link> {
+      return present(ctx, await load(ctx, id));
+    },
+
+    async list(ctx: OrgContext, page: { limit?: number; offset?: number }): Promise<Link[]> {
+      return (await repo.list(ctx.orgId, page)).map((link) => present(ctx, link));
+    },
+
+    async update(ctx: OrgContext, id: string, input: UpdateLinkInput): Promise<Link> {
+      const current = await load(ctx, id);
+      if (current.readOnly) throw appError('read_only');
+      if (input.url !== undefined && !ctx.features.editDestination) throw featureError('editDestination');
+      checkGates(ctx, input);
+      await checkReferences(ctx, input);
+      const next = await apply(current, input);
+      next.updatedAt = deps.now().toISOString();
+      if (!(await repo.update(next))) throw appError('slug_taken');
+      deps.invalidate(current.host, current.slug);
+      deps.invalidate(next.host, next.slug);
+      const link = present(ctx, next);
+      await deps.emit(ctx.orgId, 'link.updated', link);
+      return link;
+    },
+
+    /** Archiving frees a slot and hides the link from lists; it keeps redirecting. */
+    async archive(ctx: OrgContext, id: string): Promise<{ archived: true; note: string }> {
+      const current = await load(ctx, id);
+      if (current.archivedAt === null) {
+        const archived = { ...current, archivedAt: deps.now().toISOString(), readOnly: false };
+        await repo.update(archived);
+        await deps.reapplyLinkCap(ctx);
+        await deps.emit(ctx.orgId, 'link.archived', present(ctx, archived));
+      }
+      return { archived: true, note: 'The link is hidden from lists and keeps redirecting.' };
+    },
+  };
+}
+
+export type LinkService = ReturnType<typeof createLinkService>;
