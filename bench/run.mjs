@@ -1,6 +1,6 @@
 // npm run bench: loads the bare node:http ceiling and the linkhop engine, one after the other, with
 // autocannon on loopback, and prints requests/s, p50/p99 latency and the ratio against the ceiling.
-import { fork, spawn } from 'node:child_process';
+import { execFileSync, fork, spawn } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -52,22 +52,54 @@ async function measure(name, url, userAgent, expectStatus) {
   return { name, rps: result.requests.average, p50: result.latency.p50, p99: result.latency.p99 };
 }
 
+function startServer(command, port, env) {
+  return spawn(process.execPath, ['dist/cli/main.js', command], {
+    env: { ...process.env, PORT: String(port), HOST: '127.0.0.1', LOG_LEVEL: 'warn', ...env },
+    stdio: ['ignore', 'inherit', 'inherit'],
+  });
+}
+
+/** A legend organization and one link with UTM and routing, made the way a user would (CLI, then /v1). */
+async function seedHosted(databaseUrl) {
+  const org = JSON.parse(
+    execFileSync(
+      process.execPath,
+      ['dist/cli/main.js', 'org', 'create', '--name', 'Bench', '--tier', 'legend'],
+      {
+        env: { ...process.env, DATABASE_URL: databaseUrl },
+        encoding: 'utf8',
+      },
+    ),
+  );
+  await waitForHealth('http://127.0.0.1:4503');
+  const response = await fetch('http://127.0.0.1:4503/v1/links', {
+    method: 'POST',
+    headers: { authorization: `Bearer ${org.apiKey}`, 'content-type': 'application/json' },
+    body: JSON.stringify({
+      url: 'https://www.youtube.com/watch?v=dQw4w9WgXcQ',
+      slug: 'yt',
+      utm: { source: 'instagram', medium: 'bio', campaign: 'launch' },
+      routing: {
+        ios: 'https://apps.apple.com/app/id544007664',
+        geo: { DE: 'https://www.youtube.com/watch?v=de' },
+      },
+    }),
+  });
+  if (response.status !== 201) throw new Error(`hosted link: ${response.status} ${await response.text()}`);
+}
+
 async function main() {
   const bare = fork(new URL('./bare-server.mjs', import.meta.url), { env: { PORT: '4501' } });
   await new Promise((resolve) => bare.once('message', resolve));
   const dataDir = mkdtempSync(join(tmpdir(), 'linkhop-bench-'));
-  const engine = spawn(process.execPath, ['dist/cli/main.js', 'engine'], {
-    env: {
-      ...process.env,
-      PORT: '4502',
-      HOST: '127.0.0.1',
-      API_TOKEN: TOKEN,
-      LOG_LEVEL: 'warn',
-      DATABASE_URL: `sqlite:${join(dataDir, 'engine.db')}`,
-    },
-    stdio: ['ignore', 'inherit', 'inherit'],
+  const engine = startServer('engine', 4502, {
+    API_TOKEN: TOKEN,
+    DATABASE_URL: `sqlite:${join(dataDir, 'engine.db')}`,
   });
+  const hostedDb = `sqlite:${join(dataDir, 'hosted.db')}`;
+  const hosted = startServer('serve', 4503, { DATABASE_URL: hostedDb, BASE_URL: 'http://127.0.0.1:4503' });
   try {
+    await seedHosted(hostedDb);
     await waitForHealth('http://127.0.0.1:4502');
     for (const [slug, url] of [
       ['yt', 'https://www.youtube.com/watch?v=dQw4w9WgXcQ'],
@@ -97,7 +129,11 @@ async function main() {
     );
 
     const ceiling = rows[0].rps;
-    const targets = { 'engine 301 (desktop)': 0.85, 'engine escape page (Instagram Android)': 0.7 };
+    const targets = {
+      'engine 301 (desktop)': 0.85,
+      'engine escape page (Instagram Android)': 0.7,
+      'hosted 302 (UTM + routing, desktop)': 0.8,
+    };
     console.log(
       `\nlinkhop bench: ${CONNECTIONS} connections, ${DURATION}s per run after a ${DURATION}s warm-up\n`,
     );
@@ -127,6 +163,7 @@ async function main() {
   } finally {
     bare.kill();
     engine.kill('SIGTERM');
+    hosted.kill('SIGTERM');
     await sleep(300);
     rmSync(dataDir, { recursive: true, force: true });
   }

@@ -12,13 +12,16 @@ import { createVisitorClassifier } from './core/visitor.js';
 import { buildEngineApp } from './engine/app.js';
 import { createEngineLinkRepo } from './engine/repo.js';
 import { createEngineLinkService } from './engine/service.js';
+import { createFolderService } from './folders/folders.js';
 import { createBearerCheck } from './http/bearer.js';
 import { buildHostedApp } from './http/hosted-app.js';
 import { createMemoryRateLimiter, createRedisRateLimiter, type RateLimitOptions } from './http/rate-limit.js';
 import { V1_RATE_LIMIT } from './http/v1-auth.js';
 import { createLinkRepo } from './links/repo.js';
 import { createLinkService } from './links/service.js';
+import { createPixelService } from './pixels/pixels.js';
 import { loadPlatformTable } from './platform-table.js';
+import { createReceiptService, loadReceiptKey } from './receipts/receipts.js';
 import { createHostedLinkCache } from './redirect/link-cache.js';
 import { LruCache } from './redirect/lru-cache.js';
 import { createNonceSource } from './redirect/nonce.js';
@@ -36,6 +39,7 @@ import { pingStore } from './store/health.js';
 const LINK_CACHE_SIZE = 50_000;
 const HOSTED_CACHE_TTL_MS = 60_000;
 const PASSWORD_ATTEMPTS = { limit: 10, windowSeconds: 300 } as const;
+const LOGIN_ATTEMPTS = { limit: 20, windowSeconds: 300 } as const;
 
 export interface Composed {
   app: FastifyInstance;
@@ -125,7 +129,19 @@ export async function composeHosted(config: Config, store: Store, logger: Logger
       authenticate: (authorization) => accounts.authenticateApiKey(authorization),
       limiter: limiter(V1_RATE_LIMIT, 'linkhop:rl:v1:'),
     },
+    dashboard: {
+      accounts,
+      secureCookies: config.baseUrl.startsWith('https://'),
+      loginAttempts: limiter(LOGIN_ATTEMPTS, 'linkhop:rl:login:'),
+    },
     links,
+    folders: createFolderService({ store, now: () => new Date(), uuid: randomUUID }),
+    pixels: createPixelService({ store, now: () => new Date(), uuid: randomUUID }),
+    receipts: createReceiptService({
+      links,
+      privateKey: await loadReceiptKey(store, config.receiptSigningKey, () => new Date()),
+      now: () => new Date(),
+    }),
     redirect: {
       links: linkRepo,
       table,

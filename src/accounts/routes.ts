@@ -18,16 +18,14 @@ const meSchema = z.object({
 
 /** GET /v1/me: tests the key. */
 export async function meRoutes(app: FastifyInstance): Promise<void> {
-  app
-    .withTypeProvider<ZodTypeProvider>()
-    .get(
-      '/me',
-      {
-        schema: { operationId: 'getMe', tags: ['account'], response: { 200: meSchema, ...errorResponses() } },
-      },
-      async (request) => {
-        const org = orgOf(request);
-        return { orgId: org.orgId, tier: org.tier, features: org.features, rateLimit: { ...V1_RATE_LIMIT } };
-      },
-    );
+  app.withTypeProvider<ZodTypeProvider>().get(
+    '/me',
+    {
+      schema: { operationId: 'getMe', tags: ['account'], response: { 200: meSchema, ...errorResponses() } },
+    },
+    async (request) => {
+      const org = orgOf(request);
+      return { orgId: org.orgId, tier: org.tier, features: org.features, rateLimit: { ...V1_RATE_LIMIT } };
+    },
+  );
 }

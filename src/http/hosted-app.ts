@@ -7,14 +7,20 @@ import {
   serializerCompiler,
   validatorCompiler,
 } from 'fastify-type-provider-zod';
+import { type DashboardAccountDeps, dashboardAccountRoutes } from '../accounts/dashboard-routes.js';
 import { meRoutes } from '../accounts/routes.js';
 import { appError } from '../errors.js';
+import { type FolderService, folderRoutes } from '../folders/folders.js';
+import { qrRoutes } from '../links/qr.js';
 import { linkRoutes } from '../links/routes.js';
 import type { LinkService } from '../links/service.js';
+import { type PixelService, pixelRoutes } from '../pixels/pixels.js';
+import { type ReceiptService, receiptKeyRoutes, receiptRoutes } from '../receipts/receipts.js';
 import { type HostedRedirectDeps, hostedRedirectRoutes } from '../redirect/hosted-routes.js';
 import { hostedErrorHandler, sendError } from './errors.js';
 import { sendNotFoundPage } from './html.js';
 import { logsRequests } from './logging.js';
+import { registerCsrfGuard, requireSession } from './session-auth.js';
 import { registerV1Auth, type V1AuthDeps } from './v1-auth.js';
 
 export interface HostedAppDeps {
@@ -22,7 +28,11 @@ export interface HostedAppDeps {
   baseUrl: string;
   ping: () => Promise<void>;
   v1Auth: V1AuthDeps;
+  dashboard: DashboardAccountDeps;
   links: LinkService;
+  folders: FolderService;
+  pixels: PixelService;
+  receipts: ReceiptService;
   redirect: HostedRedirectDeps;
 }
 
@@ -41,6 +51,8 @@ export async function buildHostedApp(deps: HostedAppDeps): Promise<FastifyInstan
   app.setValidatorCompiler(validatorCompiler);
   app.setSerializerCompiler(serializerCompiler);
   app.setErrorHandler(hostedErrorHandler);
+  app.decorateRequest('org', null);
+  app.decorateRequest('user', null);
   app.setNotFoundHandler((request, reply) => {
     if (/^\/(api|v1|internal)(\/|$)/.test(request.url))
       return sendError(reply, appError('not_found', 'No such route'));
@@ -82,10 +94,27 @@ export async function buildHostedApp(deps: HostedAppDeps): Promise<FastifyInstan
       registerV1Auth(v1, deps.v1Auth);
       await v1.register(meRoutes);
       await v1.register(linkRoutes, { links: deps.links });
+      await v1.register(folderRoutes, { folders: deps.folders });
+      await v1.register(pixelRoutes, { pixels: deps.pixels });
+      await v1.register(qrRoutes, { links: deps.links });
+      await v1.register(receiptRoutes, { receipts: deps.receipts });
     },
     { prefix: '/v1' },
   );
 
+  await app.register(
+    async (api) => {
+      registerCsrfGuard(api, deps.baseUrl);
+      await api.register(dashboardAccountRoutes, deps.dashboard);
+      await api.register(async (authed) => {
+        authed.addHook('onRequest', requireSession(deps.dashboard.accounts));
+        await authed.register(linkRoutes, { links: deps.links, operationPrefix: 'dashboard' });
+      });
+    },
+    { prefix: '/api' },
+  );
+
+  await app.register(receiptKeyRoutes, { receipts: deps.receipts });
   await app.register(hostedRedirectRoutes, deps.redirect);
   return app;
 }

@@ -29,7 +29,6 @@ function setRateHeaders(reply: FastifyReply, decision: RateDecision): void {
  * are counted per address so the headers appear on every /v1 response, 401s included.
  */
 export function registerV1Auth(app: FastifyInstance, deps: V1AuthDeps): void {
-  app.decorateRequest('org', null);
   app.addHook('onRequest', async (request: FastifyRequest, reply: FastifyReply) => {
     const org = await deps.authenticate(request.headers.authorization);
     const decision = await deps.limiter.hit(org ? `key:${org.keyId}` : `ip:${request.ip}`);

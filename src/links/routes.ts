@@ -9,15 +9,21 @@ import type { LinkService } from './service.js';
 const archivedSchema = z.object({ archived: z.literal(true), note: z.string() });
 
 /** /v1/links: list, create, read, edit, archive. One service call per route. */
-export async function linkRoutes(app: FastifyInstance, deps: { links: LinkService }): Promise<void> {
+export async function linkRoutes(
+  app: FastifyInstance,
+  deps: { links: LinkService; operationPrefix?: string },
+): Promise<void> {
   const r = app.withTypeProvider<ZodTypeProvider>();
   const { links } = deps;
+  // The dashboard registers the same routes under /api: its operations get their own ids.
+  const op = (id: string) =>
+    deps.operationPrefix ? `${deps.operationPrefix}${id[0]?.toUpperCase()}${id.slice(1)}` : id;
 
   r.get(
     '/links',
     {
       schema: {
-        operationId: 'listLinks',
+        operationId: op('listLinks'),
         tags: ['links'],
         querystring: listQuery,
         response: { 200: z.object({ links: z.array(linkSchema) }), ...errorResponses(400) },
@@ -30,7 +36,7 @@ export async function linkRoutes(app: FastifyInstance, deps: { links: LinkServic
     '/links',
     {
       schema: {
-        operationId: 'createLink',
+        operationId: op('createLink'),
         tags: ['links'],
         body: createLinkBody,
         response: { 201: linkSchema, ...errorResponses(400, 403, 409) },
@@ -43,7 +49,7 @@ export async function linkRoutes(app: FastifyInstance, deps: { links: LinkServic
     '/links/:id',
     {
       schema: {
-        operationId: 'getLink',
+        operationId: op('getLink'),
         tags: ['links'],
         params: idParams,
         response: { 200: linkSchema, ...errorResponses(404) },
@@ -56,7 +62,7 @@ export async function linkRoutes(app: FastifyInstance, deps: { links: LinkServic
     '/links/:id',
     {
       schema: {
-        operationId: 'updateLink',
+        operationId: op('updateLink'),
         tags: ['links'],
         params: idParams,
         body: updateLinkBody,
@@ -70,7 +76,7 @@ export async function linkRoutes(app: FastifyInstance, deps: { links: LinkServic
     '/links/:id/archive',
     {
       schema: {
-        operationId: 'archiveLink',
+        operationId: op('archiveLink'),
         tags: ['links'],
         params: idParams,
         response: { 200: archivedSchema, ...errorResponses(404) },

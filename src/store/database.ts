@@ -11,6 +11,8 @@ export type Dialect = 'sqlite' | 'postgres';
 export interface Store {
   readonly db: Kysely<Database>;
   readonly dialect: Dialect;
+  /** PostgreSQL: the schema this store works in, when not the default. */
+  readonly schema?: string;
   close(): Promise<void>;
 }
 
@@ -50,7 +52,7 @@ function openPostgres(url: string, options: OpenStoreOptions): Store {
     ...(schema ? { options: `-c search_path=${schema}` } : {}),
   });
   const db = new Kysely<Database>({ dialect: new PostgresDialect({ pool }) });
-  return { db, dialect: 'postgres', close: () => db.destroy() };
+  return { db, dialect: 'postgres', ...(schema ? { schema } : {}), close: () => db.destroy() };
 }
 
 export interface MigrationReport {
@@ -59,7 +61,13 @@ export interface MigrationReport {
 
 /** Applies every pending migration; throws with the failing migration's name. */
 export async function migrateToLatest(store: Store): Promise<MigrationReport> {
-  const migrator = new Migrator({ db: store.db, provider: migrationProvider });
+  // The bookkeeping tables live in the store's own schema: introspection sees every schema, so without
+  // this a sibling schema's tables would be taken for ours.
+  const migrator = new Migrator({
+    db: store.db,
+    provider: migrationProvider,
+    ...(store.schema ? { migrationTableSchema: store.schema } : {}),
+  });
   const { error, results } = await migrator.migrateToLatest();
   if (error) {
     const failed = results?.find((result) => result.status === 'Error');

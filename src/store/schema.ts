@@ -92,6 +92,21 @@ export interface LinkPixelTable {
   position: number;
 }
 
+export interface SigningKeyTable {
+  purpose: string;
+  key_id: string;
+  private_key: string;
+  created_at: string;
+}
+
+export interface LinkPreviewTable {
+  link_id: string;
+  source: string;
+  scraped: string | null;
+  custom: string | null;
+  updated_at: string;
+}
+
 export interface Database {
   engine_links: EngineLinkTable;
   organizations: OrganizationTable;
@@ -103,4 +118,6 @@ export interface Database {
   pixels: PixelTable;
   link_tags: LinkTagTable;
   link_pixels: LinkPixelTable;
+  signing_keys: SigningKeyTable;
+  link_previews: LinkPreviewTable;
 }

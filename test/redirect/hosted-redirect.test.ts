@@ -35,7 +35,7 @@ for (const kind of storeKinds) {
       await db
         .insertInto('links')
         .values([
-          link('l1', '', 'yt', 'https://www.youtube.com/watch?v=abc'),
+          link('l1', '', 'yt', 'https://www.youtube.com/watch?v=dQw4w9WgXcQ'),
           link('l2', '', 'old', 'https://example.com/archived', true),
           link('l3', 'links.brand.example', 'yt', 'https://brand.example/custom'),
           link('l4', 'links.brand.example', 'only-custom', 'https://brand.example/only'),
@@ -59,14 +59,14 @@ for (const kind of storeKinds) {
     it('redirects with 302 and Cache-Control: private, max-age=0', async () => {
       const response = await visit('/yt', 'lnk.example');
       expect(response.statusCode).toBe(302);
-      expect(response.headers.location).toBe('https://www.youtube.com/watch?v=abc');
+      expect(response.headers.location).toBe('https://www.youtube.com/watch?v=dQw4w9WgXcQ');
       expect(response.headers['cache-control']).toBe('private, max-age=0');
     });
 
     it('serves the escape page to a phone visiting a platform link', async () => {
       const response = await visit('/yt', 'lnk.example', UA.instagramAndroid);
       expect(response.statusCode).toBe(200);
-      expect(response.body).toContain('intent://www.youtube.com/watch?v=abc#Intent;');
+      expect(response.body).toContain('intent://www.youtube.com/watch?v=dQw4w9WgXcQ#Intent;');
     });
 
     it('archived links keep redirecting', async () => {

@@ -3,6 +3,8 @@ import * as engineLinks from './001-engine-links.js';
 import * as organizationsLinks from './002-organizations-links.js';
 import * as accounts from './003-accounts.js';
 import * as linkPowers from './004-link-powers.js';
+import * as signingKeys from './005-signing-keys.js';
+import * as linkPreviews from './007-link-previews.js';
 
 /**
  * One ordered set of migrations for both dialects, listed in code (not read from a folder) so the
@@ -13,6 +15,8 @@ const migrations: Record<string, Migration> = {
   '002-organizations-links': organizationsLinks,
   '003-accounts': accounts,
   '004-link-powers': linkPowers,
+  '005-signing-keys': signingKeys,
+  '007-link-previews': linkPreviews,
 };
 
 export const migrationProvider: MigrationProvider = {

@@ -1,0 +1,183 @@
+import type { FastifyInstance } from 'fastify';
+import type { ZodTypeProvider } from 'fastify-type-provider-zod';
+import { z } from 'zod';
+import { appError, featureError } from '../errors.js';
+import type { RateLimiter } from '../http/rate-limit.js';
+import { errorBody, idParams } from '../http/schemas.js';
+import { clearedSessionCookie, requireSession, sessionCookie, sessionTokenOf } from '../http/session-auth.js';
+import { orgOf } from '../http/v1-auth.js';
+import { FEATURES, TIERS } from './plans.js';
+import type { AccountService } from './service.js';
+
+const email = z
+  .email('Enter a valid email address')
+  .max(254)
+  .transform((value) => value.toLowerCase());
+const password = z.string().min(8, 'Passwords have at least 8 characters').max(200);
+const signupBody = z.object({ email, password, orgName: z.string().trim().min(1).max(100) }).strict();
+const loginBody = z.object({ email: z.string().max(254), password: z.string().max(200) }).strict();
+
+const sessionSchema = z.object({
+  user: z.object({ id: z.string(), email: z.string() }),
+  org: z.object({ id: z.string(), name: z.string(), tier: z.enum(TIERS) }),
+  features: z.object(Object.fromEntries(FEATURES.map((feature) => [feature, z.boolean()]))),
+});
+const keySchema = z.object({
+  id: z.string(),
+  prefix: z.string(),
+  revokedAt: z.string().nullable(),
+  createdAt: z.string(),
+});
+const errors = {
+  400: errorBody,
+  401: errorBody,
+  403: errorBody,
+  404: errorBody,
+  409: errorBody,
+  429: errorBody,
+};
+
+export interface DashboardAccountDeps {
+  accounts: AccountService;
+  secureCookies: boolean;
+  loginAttempts: RateLimiter;
+}
+
+/** Sign-up, log-in, log-out, the session, and API keys: the dashboard's /api/auth, /api/session, /api/keys. */
+export async function dashboardAccountRoutes(
+  app: FastifyInstance,
+  deps: DashboardAccountDeps,
+): Promise<void> {
+  const r = app.withTypeProvider<ZodTypeProvider>();
+  const { accounts, secureCookies } = deps;
+  const authed = { onRequest: requireSession(accounts) };
+  const sessionOf = async (token: string) => {
+    const session = await accounts.session(token);
+    if (!session) throw appError('unauthenticated');
+    return {
+      user: session.user,
+      org: { id: session.org.id, name: session.org.name, tier: session.org.tier },
+      features: session.features,
+    };
+  };
+
+  r.post(
+    '/auth/signup',
+    {
+      schema: {
+        operationId: 'signup',
+        tags: ['dashboard'],
+        body: signupBody,
+        response: { 201: sessionSchema, ...errors },
+      },
+    },
+    async (request, reply) => {
+      const { token } = await accounts.signup(request.body);
+      reply.header('set-cookie', sessionCookie(token, secureCookies));
+      return reply.code(201).send(await sessionOf(token));
+    },
+  );
+
+  r.post(
+    '/auth/login',
+    {
+      schema: {
+        operationId: 'login',
+        tags: ['dashboard'],
+        body: loginBody,
+        response: { 200: sessionSchema, ...errors },
+      },
+    },
+    async (request, reply) => {
+      const attempt = await deps.loginAttempts.hit(`login:${request.ip}`);
+      if (!attempt.allowed)
+        throw appError('rate_limited', 'Too many log-in attempts', { retryAfter: attempt.resetSeconds });
+      const token = await accounts.login(request.body);
+      reply.header('set-cookie', sessionCookie(token, secureCookies));
+      return sessionOf(token);
+    },
+  );
+
+  r.post(
+    '/auth/logout',
+    {
+      schema: {
+        operationId: 'logout',
+        tags: ['dashboard'],
+        response: { 200: z.object({ ok: z.literal(true) }) },
+      },
+    },
+    async (request, reply) => {
+      const token = sessionTokenOf(request);
+      if (token) await accounts.logout(token);
+      reply.header('set-cookie', clearedSessionCookie(secureCookies));
+      return { ok: true as const };
+    },
+  );
+
+  r.get(
+    '/session',
+    {
+      schema: { operationId: 'getSession', tags: ['dashboard'], response: { 200: sessionSchema, ...errors } },
+    },
+    async (request) => sessionOf(sessionTokenOf(request) ?? ''),
+  );
+
+  r.get(
+    '/keys',
+    {
+      ...authed,
+      schema: {
+        operationId: 'listKeys',
+        tags: ['dashboard'],
+        response: { 200: z.object({ keys: z.array(keySchema) }), ...errors },
+      },
+    },
+    async (request) => ({
+      keys: (await accounts.listApiKeys(orgOf(request).orgId)).map(
+        ({ id, prefix, revokedAt, createdAt }) => ({
+          id,
+          prefix,
+          revokedAt,
+          createdAt,
+        }),
+      ),
+    }),
+  );
+
+  r.post(
+    '/keys',
+    {
+      ...authed,
+      schema: {
+        operationId: 'createKey',
+        tags: ['dashboard'],
+        response: { 201: z.object({ id: z.string(), apiKey: z.string(), note: z.string() }), ...errors },
+      },
+    },
+    async (request, reply) => {
+      const org = orgOf(request);
+      if (!org.features.api) throw featureError('api');
+      const key = await accounts.mintApiKey(org.orgId);
+      return reply.code(201).send({ ...key, note: 'Copy this key now: it is shown once and never again.' });
+    },
+  );
+
+  r.delete(
+    '/keys/:id',
+    {
+      ...authed,
+      schema: {
+        operationId: 'revokeKey',
+        tags: ['dashboard'],
+        params: idParams,
+        response: { 200: z.object({ deleted: z.literal(true) }), ...errors },
+      },
+    },
+    async (request) => {
+      if (!(await accounts.revokeApiKey(request.params.id, orgOf(request).orgId)))
+        throw appError('not_found', 'No such key');
+      return { deleted: true as const };
+    },
+  );
+}

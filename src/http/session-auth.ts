@@ -1,0 +1,71 @@
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import type { AccountService } from '../accounts/service.js';
+import { appError } from '../errors.js';
+import { readCookie } from '../redirect/password-gate.js';
+
+export const SESSION_COOKIE = 'lh_session';
+const SESSION_MAX_AGE = 30 * 86_400;
+
+declare module 'fastify' {
+  interface FastifyRequest {
+    /** The logged-in dashboard user; null outside /api or before authentication. */
+    user: { id: string; email: string } | null;
+  }
+}
+
+export function sessionCookie(token: string, secure: boolean): string {
+  return [
+    `${SESSION_COOKIE}=${token}`,
+    'Path=/',
+    `Max-Age=${SESSION_MAX_AGE}`,
+    'HttpOnly',
+    'SameSite=Lax',
+    ...(secure ? ['Secure'] : []),
+  ].join('; ');
+}
+
+export function clearedSessionCookie(secure: boolean): string {
+  return [
+    `${SESSION_COOKIE}=`,
+    'Path=/',
+    'Max-Age=0',
+    'HttpOnly',
+    'SameSite=Lax',
+    ...(secure ? ['Secure'] : []),
+  ].join('; ');
+}
+
+export function sessionTokenOf(request: FastifyRequest): string | undefined {
+  return readCookie(request.headers.cookie, SESSION_COOKIE);
+}
+
+const MUTATING = new Set(['POST', 'PUT', 'PATCH', 'DELETE']);
+
+/**
+ * CSRF for the dashboard: a mutating call must say `content-type: application/json` (a cross-site form
+ * cannot) and, when the browser sends an Origin, it must be ours.
+ */
+export function registerCsrfGuard(app: FastifyInstance, baseUrl: string): void {
+  const ownOrigin = new URL(baseUrl).origin;
+  app.addHook('onRequest', async (request: FastifyRequest) => {
+    if (!MUTATING.has(request.method)) return;
+    const origin = request.headers.origin;
+    if (origin !== undefined && origin !== ownOrigin) throw appError('csrf');
+    const type = request.headers['content-type'] ?? '';
+    const hasBody =
+      request.headers['content-length'] !== undefined && request.headers['content-length'] !== '0';
+    if ((hasBody || request.headers['transfer-encoding']) && !/^application\/json\b/i.test(type)) {
+      throw appError('csrf', 'Dashboard calls must send content-type: application/json');
+    }
+  });
+}
+
+/** Sets request.org and request.user from the session cookie, or answers 401. */
+export function requireSession(accounts: AccountService) {
+  return async (request: FastifyRequest, _reply: FastifyReply) => {
+    const session = await accounts.session(sessionTokenOf(request));
+    if (!session) throw appError('unauthenticated');
+    request.user = session.user;
+    request.org = { orgId: session.org.id, tier: session.org.tier, features: session.features };
+  };
+}

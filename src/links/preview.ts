@@ -1,0 +1,158 @@
+import type { FastifyInstance } from 'fastify';
+import type { ZodTypeProvider } from 'fastify-type-provider-zod';
+import { z } from 'zod';
+import type { OrgContext } from '../accounts/service.js';
+import { isHttpUrl } from '../core/urls.js';
+import { errorResponses, idParams } from '../http/schemas.js';
+import { orgOf } from '../http/v1-auth.js';
+import type { Store } from '../store/database.js';
+import type { LinkService } from './service.js';
+
+/** A link's preview: scraped from the destination through the guarded fetcher, or overridden by hand. */
+
+const fields = z.object({
+  title: z.string().nullable(),
+  description: z.string().nullable(),
+  image: z.string().nullable(),
+});
+type Fields = z.infer<typeof fields>;
+
+const previewSchema = fields.extend({
+  source: z.enum(['scraped', 'custom']),
+  scraped: fields.nullable(),
+  updatedAt: z.string().nullable(),
+});
+export type Preview = z.infer<typeof previewSchema>;
+
+const customBody = z
+  .object({
+    title: z.string().trim().max(300).nullable().optional(),
+    description: z.string().trim().max(1000).nullable().optional(),
+    image: z
+      .string()
+      .max(2048)
+      .refine(isHttpUrl, '`image` must be a valid http(s) URL')
+      .nullable()
+      .optional(),
+  })
+  .strict();
+
+const EMPTY: Fields = { title: null, description: null, image: null };
+
+export interface PreviewDeps {
+  store: Store;
+  links: LinkService;
+  /** Fetches and parses the destination's Open Graph tags; throws when it cannot. */
+  scrape: (url: string) => Promise<Fields>;
+  now: () => Date;
+}
+
+export function createPreviewService(deps: PreviewDeps) {
+  const { db } = deps.store;
+  const parse = (text: string | null): Fields | null => (text === null ? null : (JSON.parse(text) as Fields));
+
+  const read = async (linkId: string) =>
+    db.selectFrom('link_previews').selectAll().where('link_id', '=', linkId).executeTakeFirst();
+
+  const present = (row: Awaited<ReturnType<typeof read>>): Preview => {
+    if (!row) return { ...EMPTY, source: 'scraped', scraped: null, updatedAt: null };
+    const scraped = parse(row.scraped);
+    const source = row.source === 'custom' ? 'custom' : 'scraped';
+    const shown = source === 'custom' ? (parse(row.custom) ?? EMPTY) : (scraped ?? EMPTY);
+    return { ...shown, source, scraped, updatedAt: row.updated_at };
+  };
+
+  async function save(
+    linkId: string,
+    change: { source?: string; scraped?: Fields | null; custom?: Fields | null },
+  ) {
+    const current = await read(linkId);
+    const row = {
+      link_id: linkId,
+      source: change.source ?? current?.source ?? 'scraped',
+      scraped:
+        change.scraped === undefined
+          ? (current?.scraped ?? null)
+          : change.scraped && JSON.stringify(change.scraped),
+      custom:
+        change.custom === undefined
+          ? (current?.custom ?? null)
+          : change.custom && JSON.stringify(change.custom),
+      updated_at: deps.now().toISOString(),
+    };
+    await db
+      .insertInto('link_previews')
+      .values(row)
+      .onConflict((conflict) =>
+        conflict.column('link_id').doUpdateSet({
+          source: row.source,
+          scraped: row.scraped,
+          custom: row.custom,
+          updated_at: row.updated_at,
+        }),
+      )
+      .execute();
+    return present(row);
+  }
+
+  async function scrape(ctx: OrgContext, linkId: string): Promise<Preview> {
+    const link = await deps.links.get(ctx, linkId);
+    let scraped: Fields | null = null;
+    try {
+      scraped = await deps.scrape(link.destination);
+    } catch {
+      // An unreachable or refused destination keeps the last good scrape, if any.
+      const current = await read(link.id);
+      return current ? present(current) : save(link.id, { scraped: null });
+    }
+    return save(link.id, { scraped });
+  }
+
+  return {
+    /** The preview; the first read scrapes. */
+    async get(ctx: OrgContext, linkId: string): Promise<Preview> {
+      const link = await deps.links.get(ctx, linkId);
+      const row = await read(link.id);
+      return row ? present(row) : scrape(ctx, link.id);
+    },
+    async setCustom(ctx: OrgContext, linkId: string, body: z.infer<typeof customBody>): Promise<Preview> {
+      const link = await deps.links.get(ctx, linkId);
+      const custom = {
+        title: body.title ?? null,
+        description: body.description ?? null,
+        image: body.image ?? null,
+      };
+      return save(link.id, { source: 'custom', custom });
+    },
+    async clearCustom(ctx: OrgContext, linkId: string): Promise<Preview> {
+      const link = await deps.links.get(ctx, linkId);
+      return save(link.id, { source: 'scraped', custom: null });
+    },
+    rescrape: scrape,
+  };
+}
+
+export type PreviewService = ReturnType<typeof createPreviewService>;
+
+export async function previewRoutes(app: FastifyInstance, deps: { previews: PreviewService }): Promise<void> {
+  const r = app.withTypeProvider<ZodTypeProvider>();
+  const { previews } = deps;
+  const schema = (operationId: string) => ({
+    operationId,
+    tags: ['links'],
+    params: idParams,
+    response: { 200: previewSchema, ...errorResponses(400, 404) },
+  });
+  r.get('/links/:id/og', { schema: schema('getLinkPreview') }, async (request) =>
+    previews.get(orgOf(request), request.params.id),
+  );
+  r.put('/links/:id/og', { schema: { ...schema('setLinkPreview'), body: customBody } }, async (request) =>
+    previews.setCustom(orgOf(request), request.params.id, request.body),
+  );
+  r.delete('/links/:id/og', { schema: schema('clearLinkPreview') }, async (request) =>
+    previews.clearCustom(orgOf(request), request.params.id),
+  );
+  r.post('/links/:id/og/scrape', { schema: schema('scrapeLinkPreview') }, async (request) =>
+    previews.rescrape(orgOf(request), request.params.id),
+  );
+}

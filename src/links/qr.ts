@@ -1,0 +1,63 @@
+import type { FastifyInstance } from 'fastify';
+import type { ZodTypeProvider } from 'fastify-type-provider-zod';
+import QRCode from 'qrcode';
+import { z } from 'zod';
+import { featureError } from '../errors.js';
+import { errorResponses, idParams } from '../http/schemas.js';
+import { orgOf } from '../http/v1-auth.js';
+import type { LinkService } from './service.js';
+
+const hexColour = z
+  .string()
+  .regex(/^#?[0-9a-fA-F]{6}$/, 'Colours are hex, e.g. #112233')
+  .transform((value) => `#${value.replace('#', '').toLowerCase()}`);
+
+export const qrQuery = z
+  .object({
+    format: z.enum(['svg', 'png']).default('svg'),
+    size: z.coerce.number().int().min(128).max(2048).optional(),
+    margin: z.coerce.number().int().min(0).max(16).optional(),
+    fg: hexColour.optional(),
+    bg: hexColour.optional(),
+    ecl: z.enum(['L', 'M', 'Q', 'H']).optional(),
+  })
+  .strict();
+
+/** GET /v1/links/{id}/qr: the short URL as SVG or PNG; anything beyond the format needs qrCustomization. */
+export async function qrRoutes(app: FastifyInstance, deps: { links: LinkService }): Promise<void> {
+  app.withTypeProvider<ZodTypeProvider>().get(
+    '/links/:id/qr',
+    {
+      schema: {
+        operationId: 'getLinkQr',
+        tags: ['links'],
+        params: idParams,
+        querystring: qrQuery,
+        produces: ['image/svg+xml', 'image/png'],
+        response: errorResponses(400, 403, 404),
+      },
+    },
+    async (request, reply) => {
+      const ctx = orgOf(request);
+      const { format, size, margin, fg, bg, ecl } = request.query;
+      if (!ctx.features.qrCodes) throw featureError('qrCodes');
+      const customised = [size, margin, fg, bg, ecl].some((value) => value !== undefined);
+      if (customised && !ctx.features.qrCustomization) throw featureError('qrCustomization');
+      const link = await deps.links.get(ctx, request.params.id);
+      const options = {
+        margin: margin ?? 4,
+        width: size ?? 512,
+        errorCorrectionLevel: ecl ?? 'M',
+        color: { dark: fg ?? '#000000', light: bg ?? '#ffffff' },
+      };
+      reply.header('cache-control', 'private, max-age=300');
+      if (format === 'png') {
+        const png = await QRCode.toBuffer(link.shortUrl, { ...options, type: 'png' });
+        // An image, not JSON: the typed reply only knows the error schemas.
+        return reply.type('image/png').send(png as never);
+      }
+      const svg = await QRCode.toString(link.shortUrl, { ...options, type: 'svg' });
+      return reply.type('image/svg+xml').send(svg as never);
+    },
+  );
+}

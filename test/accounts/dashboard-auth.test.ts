@@ -1,0 +1,172 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { type HostedHarness, startHosted } from '../helpers/hosted.js';
+import { storeKinds } from '../helpers/stores.js';
+
+for (const kind of storeKinds) {
+  describe.skipIf(kind.skipReason !== null)(`dashboard authentication on ${kind.name}`, () => {
+    let h: HostedHarness;
+    beforeAll(async () => {
+      h = await startHosted(kind);
+    });
+    afterAll(async () => h?.close());
+
+    const json = (
+      method: 'GET' | 'POST' | 'PATCH' | 'DELETE',
+      url: string,
+      payload?: object,
+      cookie?: string,
+    ) =>
+      h.app.inject({
+        method,
+        url,
+        headers: {
+          ...(payload ? { 'content-type': 'application/json' } : {}),
+          ...(cookie ? { cookie } : {}),
+        },
+        ...(payload ? { payload } : {}),
+      });
+    const cookieOf = (setCookie: string | string[] | undefined) => String(setCookie).split(';')[0] ?? '';
+
+    it('sign-up creates a sidekick organization and logs in with an HttpOnly, SameSite=Lax, Secure cookie', async () => {
+      const response = await json('POST', '/api/auth/signup', {
+        email: 'Maya@Example.com',
+        password: 'correct horse',
+        orgName: 'Maya Makes',
+      });
+      expect(response.statusCode).toBe(201);
+      const setCookie = String(response.headers['set-cookie']);
+      expect(setCookie).toMatch(/^lh_session=[A-Za-z0-9_-]{43};/);
+      expect(setCookie).toMatch(/HttpOnly/);
+      expect(setCookie).toMatch(/SameSite=Lax/);
+      expect(setCookie).toMatch(/Secure/);
+      const session = response.json();
+      expect(session.user.email).toBe('maya@example.com');
+      expect(session.org).toMatchObject({ name: 'Maya Makes', tier: 'sidekick' });
+      expect(session.features.linkInBio).toBe(true);
+      const again = await json('GET', '/api/session', undefined, cookieOf(setCookie));
+      expect(again.statusCode).toBe(200);
+      expect(again.json()).toEqual(session);
+    });
+
+    it('a second sign-up with the same email is 409', async () => {
+      const response = await json('POST', '/api/auth/signup', {
+        email: 'maya@example.com',
+        password: 'another one',
+        orgName: 'X',
+      });
+      expect(response.statusCode).toBe(409);
+    });
+
+    it('log-in failures are one generic 401 whatever was wrong', async () => {
+      const wrongPassword = await json('POST', '/api/auth/login', {
+        email: 'maya@example.com',
+        password: 'wrong password',
+      });
+      const noUser = await json('POST', '/api/auth/login', {
+        email: 'nobody@example.com',
+        password: 'correct horse',
+      });
+      expect(wrongPassword.statusCode).toBe(401);
+      expect(noUser.statusCode).toBe(401);
+      expect(wrongPassword.json()).toEqual(noUser.json());
+    });
+
+    it('log-in, then log-out ends the session', async () => {
+      const login = await json('POST', '/api/auth/login', {
+        email: 'MAYA@example.com',
+        password: 'correct horse',
+      });
+      expect(login.statusCode).toBe(200);
+      const cookie = cookieOf(login.headers['set-cookie']);
+      expect((await json('GET', '/api/session', undefined, cookie)).statusCode).toBe(200);
+      const logout = await h.app.inject({ method: 'POST', url: '/api/auth/logout', headers: { cookie } });
+      expect(logout.statusCode).toBe(200);
+      expect(String(logout.headers['set-cookie'])).toMatch(/Max-Age=0/);
+      expect((await json('GET', '/api/session', undefined, cookie)).statusCode).toBe(401);
+    });
+
+    it('dashboard routes are 401 without a session; a /v1 key is no dashboard credential', async () => {
+      const { apiKey } = await h.org('legend');
+      for (const url of ['/api/session', '/api/links', '/api/keys']) {
+        expect((await json('GET', url)).statusCode).toBe(401);
+        const withKey = await h.app.inject({
+          method: 'GET',
+          url,
+          headers: { authorization: `Bearer ${apiKey}` },
+        });
+        expect(withKey.statusCode).toBe(401);
+      }
+    });
+
+    it('refuses a cross-site Origin and a non-JSON mutating call (CSRF)', async () => {
+      const login = await json('POST', '/api/auth/login', {
+        email: 'maya@example.com',
+        password: 'correct horse',
+      });
+      const cookie = cookieOf(login.headers['set-cookie']);
+      const crossSite = await h.app.inject({
+        method: 'POST',
+        url: '/api/links',
+        headers: { cookie, origin: 'https://evil.example', 'content-type': 'application/json' },
+        payload: { url: 'https://example.com' },
+      });
+      expect(crossSite.statusCode).toBe(403);
+      expect(crossSite.json().error).toBe('csrf');
+      const form = await h.app.inject({
+        method: 'POST',
+        url: '/api/links',
+        headers: { cookie, 'content-type': 'text/plain' },
+        payload: '{"url":"https://example.com"}',
+      });
+      expect(form.statusCode).toBe(403);
+      const sameSite = await h.app.inject({
+        method: 'POST',
+        url: '/api/links',
+        headers: { cookie, origin: 'https://lnk.example', 'content-type': 'application/json' },
+        payload: { url: 'https://example.com' },
+      });
+      expect(sameSite.statusCode).toBe(201);
+      const listed = await json('GET', '/api/links', undefined, cookie);
+      expect(listed.json().links).toHaveLength(1);
+    });
+
+    it('API keys: a sidekick may not mint one (403 api); a legend mints, lists and revokes', async () => {
+      const small = await json('POST', '/api/auth/signup', {
+        email: 'small@example.com',
+        password: 'password1',
+        orgName: 'Small',
+      });
+      const smallCookie = cookieOf(small.headers['set-cookie']);
+      const refused = await h.app.inject({
+        method: 'POST',
+        url: '/api/keys',
+        headers: { cookie: smallCookie },
+      });
+      expect(refused.statusCode).toBe(403);
+      expect(refused.json().error).toBe('api');
+
+      const big = await json('POST', '/api/auth/signup', {
+        email: 'big@example.com',
+        password: 'password1',
+        orgName: 'Big',
+      });
+      await h.accounts.setTier(big.json().org.id, 'legend');
+      const cookie = cookieOf(big.headers['set-cookie']);
+      const minted = await h.app.inject({ method: 'POST', url: '/api/keys', headers: { cookie } });
+      expect(minted.statusCode).toBe(201);
+      const { id, apiKey } = minted.json();
+      expect((await h.v1(apiKey, { method: 'GET', url: '/v1/me' })).statusCode).toBe(200);
+      const keys = (await json('GET', '/api/keys', undefined, cookie)).json().keys;
+      expect(keys.map((key: { id: string }) => key.id)).toContain(id);
+      expect(JSON.stringify(keys)).not.toContain(apiKey);
+      expect(
+        (await h.app.inject({ method: 'DELETE', url: `/api/keys/${id}`, headers: { cookie: smallCookie } }))
+          .statusCode,
+      ).toBe(404);
+      expect(
+        (await h.app.inject({ method: 'DELETE', url: `/api/keys/${id}`, headers: { cookie } })).json(),
+      ).toEqual({ deleted: true });
+      expect((await h.v1(apiKey, { method: 'GET', url: '/v1/me' })).statusCode).toBe(401);
+    });
+  });
+}

@@ -1,0 +1,55 @@
+import { randomUUID } from 'node:crypto';
+import type { FastifyInstance, InjectOptions } from 'fastify';
+import pino from 'pino';
+import type { Tier } from '../../src/accounts/plans.js';
+import { createAccountRepo } from '../../src/accounts/repo.js';
+import { type AccountService, createAccountService } from '../../src/accounts/service.js';
+import { parseConfig } from '../../src/config.js';
+import { type Composed, composeHosted } from '../../src/main.js';
+import type { StoreKind, TestStore } from './stores.js';
+
+/** A hosted service on a real test store, driven through app.inject. */
+export interface HostedHarness {
+  app: FastifyInstance;
+  accounts: AccountService;
+  testStore: TestStore;
+  /** Creates an organization at `tier` with a fresh API key. */
+  org(tier: Tier): Promise<{ orgId: string; apiKey: string; keyId: string }>;
+  /** A /v1 call with that key. */
+  v1(apiKey: string, options: InjectOptions): Promise<Awaited<ReturnType<FastifyInstance['inject']>>>;
+  close(): Promise<void>;
+}
+
+export const BASE_URL = 'https://lnk.example';
+
+export async function startHosted(kind: StoreKind, env: Record<string, string> = {}): Promise<HostedHarness> {
+  const testStore = await kind.create();
+  const config = parseConfig(
+    { BASE_URL, SESSION_SECRET: 'test-session-secret-0123456789abcdef', ...env },
+    'hosted',
+  );
+  const composed: Composed = await composeHosted(config, testStore.store, pino({ level: 'silent' }));
+  const accounts = createAccountService({
+    repo: createAccountRepo(testStore.store),
+    now: () => new Date(),
+    uuid: randomUUID,
+  });
+  return {
+    app: composed.app,
+    accounts,
+    testStore,
+    async org(tier) {
+      const { orgId } = await accounts.createOrganization({ name: `Org ${tier}`, tier });
+      const { id, apiKey } = await accounts.mintApiKey(orgId);
+      return { orgId, apiKey, keyId: id };
+    },
+    v1(apiKey, options) {
+      const headers = { authorization: `Bearer ${apiKey}`, ...(options.headers ?? {}) };
+      return composed.app.inject({ ...options, headers });
+    },
+    async close() {
+      await composed.close();
+      await testStore.dispose();
+    },
+  };
+}
