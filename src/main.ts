@@ -17,8 +17,11 @@ import { createBearerCheck } from './http/bearer.js';
 import { buildHostedApp } from './http/hosted-app.js';
 import { createMemoryRateLimiter, createRedisRateLimiter, type RateLimitOptions } from './http/rate-limit.js';
 import { V1_RATE_LIMIT } from './http/v1-auth.js';
+import { createPreviewService } from './links/preview.js';
 import { createLinkRepo } from './links/repo.js';
 import { createLinkService } from './links/service.js';
+import { createGuardedFetcher } from './net/guarded-fetch.js';
+import { scrapePreview } from './net/open-graph.js';
 import { createPixelService } from './pixels/pixels.js';
 import { loadPlatformTable } from './platform-table.js';
 import { createReceiptService, loadReceiptKey } from './receipts/receipts.js';
@@ -120,6 +123,8 @@ export async function composeHosted(config: Config, store: Store, logger: Logger
   });
   const classify = createVisitorClassifier();
   const nonce = createNonceSource();
+  // Every fetch of a user-given URL goes through this one guard.
+  const fetcher = createGuardedFetcher({ allowPrivate: config.allowPrivateWebhookTargets });
 
   const app = await buildHostedApp({
     logger,
@@ -140,6 +145,12 @@ export async function composeHosted(config: Config, store: Store, logger: Logger
     receipts: createReceiptService({
       links,
       privateKey: await loadReceiptKey(store, config.receiptSigningKey, () => new Date()),
+      now: () => new Date(),
+    }),
+    previews: createPreviewService({
+      store,
+      links,
+      scrape: (url) => scrapePreview(fetcher, url),
       now: () => new Date(),
     }),
     redirect: {

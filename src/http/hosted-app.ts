@@ -11,6 +11,7 @@ import { type DashboardAccountDeps, dashboardAccountRoutes } from '../accounts/d
 import { meRoutes } from '../accounts/routes.js';
 import { appError } from '../errors.js';
 import { type FolderService, folderRoutes } from '../folders/folders.js';
+import { type PreviewService, previewRoutes } from '../links/preview.js';
 import { qrRoutes } from '../links/qr.js';
 import { linkRoutes } from '../links/routes.js';
 import type { LinkService } from '../links/service.js';
@@ -33,6 +34,7 @@ export interface HostedAppDeps {
   folders: FolderService;
   pixels: PixelService;
   receipts: ReceiptService;
+  previews: PreviewService;
   redirect: HostedRedirectDeps;
 }
 
@@ -97,6 +99,7 @@ export async function buildHostedApp(deps: HostedAppDeps): Promise<FastifyInstan
       await v1.register(folderRoutes, { folders: deps.folders });
       await v1.register(pixelRoutes, { pixels: deps.pixels });
       await v1.register(qrRoutes, { links: deps.links });
+      await v1.register(previewRoutes, { previews: deps.previews });
       await v1.register(receiptRoutes, { receipts: deps.receipts });
     },
     { prefix: '/v1' },

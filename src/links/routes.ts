@@ -1,12 +1,18 @@
 import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
-import { errorResponses, idParams } from '../http/schemas.js';
+import { featureError } from '../errors.js';
+import { toAppError } from '../http/errors.js';
+import { errorBody, errorResponses, idParams } from '../http/schemas.js';
 import { orgOf } from '../http/v1-auth.js';
 import { createLinkBody, linkSchema, listQuery, updateLinkBody } from './schema.js';
 import type { LinkService } from './service.js';
 
 const archivedSchema = z.object({ archived: z.literal(true), note: z.string() });
+const bulkBody = z
+  .object({ links: z.array(z.unknown()).min(1, 'Send 1 to 100 links').max(100, 'Send 1 to 100 links') })
+  .strict();
+const bulkResult = z.object({ results: z.array(z.union([linkSchema, errorBody])) });
 
 /** /v1/links: list, create, read, edit, archive. One service call per route. */
 export async function linkRoutes(
@@ -43,6 +49,47 @@ export async function linkRoutes(
       },
     },
     async (request, reply) => reply.code(201).send(await links.create(orgOf(request), request.body)),
+  );
+
+  r.post(
+    '/links/bulk',
+    {
+      schema: {
+        operationId: op('bulkCreateLinks'),
+        tags: ['links'],
+        description:
+          'Creates up to 100 links; each result is the Link or the error body for that item, in order.',
+        body: bulkBody,
+        response: { 200: bulkResult, ...errorResponses(400, 403) },
+      },
+    },
+    async (request) => {
+      const ctx = orgOf(request);
+      if (!ctx.features.bulkCreate) throw featureError('bulkCreate');
+      const results = [];
+      // One at a time, in order: caps and slug collisions then behave exactly as single creates would.
+      for (const item of request.body.links) {
+        const parsed = createLinkBody.safeParse(item);
+        if (!parsed.success) {
+          const first = parsed.error.issues[0];
+          const where = first && first.path.length > 0 ? `${first.path.join('.')}: ` : '';
+          results.push({
+            error: 'invalid_body',
+            message: `${where}${first?.message ?? 'Invalid'}`,
+            issues: parsed.error.issues,
+          });
+          continue;
+        }
+        try {
+          results.push(await links.create(ctx, parsed.data));
+        } catch (error) {
+          const appError = toAppError(error);
+          if (appError.status >= 500) throw error;
+          results.push(appError.toBody());
+        }
+      }
+      return { results };
+    },
   );
 
   r.get(

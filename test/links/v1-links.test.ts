@@ -274,6 +274,52 @@ for (const kind of storeKinds) {
       expect((await h.v1(h2, { method: 'GET', url: '/v1/links' })).json().links).toHaveLength(4);
     });
 
+    it('bulk create answers each item with its Link or its error, in order', async () => {
+      const response = await h.v1(key, {
+        method: 'POST',
+        url: '/v1/links/bulk',
+        payload: {
+          links: [
+            { url: 'https://example.com/bulk-1', slug: 'bulk-one' },
+            { url: 'not a url' },
+            { url: 'https://example.com/bulk-1b', slug: 'bulk-one' },
+            {
+              url: 'https://example.com/bulk-2',
+              ab: [
+                { u: 'https://a.example', w: 1 },
+                { u: 'https://b.example', w: 1 },
+              ],
+              routing: { ios: 'https://i.example' },
+            },
+            { url: 'https://www.youtube.com/watch?v=dQw4w9WgXcQ' },
+          ],
+        },
+      });
+      expect(response.statusCode).toBe(200);
+      const { results } = response.json();
+      expect(results).toHaveLength(5);
+      expect(results[0].slug).toBe('bulk-one');
+      expect(results[1]).toMatchObject({
+        error: 'invalid_body',
+        issues: [expect.objectContaining({ path: ['url'] })],
+      });
+      expect(results[2]).toMatchObject({ error: 'slug_taken' });
+      expect(results[3]).toMatchObject({ error: 'ab_routing_conflict' });
+      expect(results[4]).toMatchObject({ platformKey: 'youtube' });
+      expect((await h.v1(key, { method: 'GET', url: `/v1/links/${results[4].id}` })).statusCode).toBe(200);
+    });
+
+    it('bulk create takes 1 to 100 items', async () => {
+      const none = await h.v1(key, { method: 'POST', url: '/v1/links/bulk', payload: { links: [] } });
+      expect(none.statusCode).toBe(400);
+      const tooMany = await h.v1(key, {
+        method: 'POST',
+        url: '/v1/links/bulk',
+        payload: { links: Array.from({ length: 101 }, (_, i) => ({ url: `https://example.com/${i}` })) },
+      });
+      expect(tooMany.statusCode).toBe(400);
+    });
+
     it('a body that is not JSON is a 400 error body, never a stack trace', async () => {
       const response = await h.v1(key, {
         method: 'POST',
