@@ -1,0 +1,120 @@
+import type { AppTarget } from '../platforms/index.js';
+import { escapeAttr, escapeHtml, jsonForScript, safeHref } from './escape-html.js';
+import type { EscapeInstructions, EscapePlan } from './escape-plan.js';
+import { ESCAPE_SCRIPT } from './escape-script.js';
+
+export interface EscapePageInput {
+  target: AppTarget;
+  plan: EscapePlan;
+  /** The CSP nonce of this response: fresh per response, base64 / base64url. */
+  nonce: string;
+  /** Adds a small 'linkhop' mark linking to the project (no tracking). */
+  branded?: boolean;
+  /**
+   * The outcome seam (hosted service): the page carries `<meta name="linkhop-tap">` and its script
+   * reports the outcome to `reportUrl` (same origin: the CSP allows `connect-src 'self'` only). Absent
+   * or null (the engine): the page reports nothing.
+   */
+  tap?: { token: string; reportUrl: string } | null;
+  /** BCP 47 language tag of the page; 'en' when absent or malformed. */
+  lang?: string;
+}
+
+export type EscapePageTemplate = Omit<EscapePageInput, 'nonce'>;
+
+const BRAND_URL = 'https://github.com/linkhop/linkhop';
+const NONCE = /^[A-Za-z0-9+/_-]{1,256}={0,2}$/;
+const LANG = /^[A-Za-z]{2,8}(?:-[A-Za-z0-9]{1,8})*$/;
+
+/** The Content-Security-Policy header value for an escape page rendered with `nonce`. */
+export function escapePageCsp(nonce: string): string {
+  checkNonce(nonce);
+  return (
+    `default-src 'none'; script-src 'nonce-${nonce}'; style-src 'nonce-${nonce}'; img-src data:; ` +
+    "connect-src 'self'; base-uri 'none'; form-action 'none'; frame-ancestors 'none'"
+  );
+}
+
+function checkNonce(nonce: string): void {
+  // A nonce that is not base64 would break out of the attribute and the header: a programming error.
+  if (!NONCE.test(nonce)) throw new TypeError('escape page nonce must be base64 or base64url');
+}
+
+// System fonts only, no images: the page must paint at once on a slow phone connection.
+const CSS =
+  ':root{color-scheme:light dark}*{box-sizing:border-box}' +
+  'body{margin:0;min-height:100vh;display:flex;align-items:center;justify-content:center;' +
+  'font:16px/1.45 system-ui,-apple-system,"Segoe UI",Roboto,sans-serif;background:#f5f5f7;color:#111}' +
+  'main{width:100%;max-width:26rem;padding:1.5rem;text-align:center}' +
+  'h1{margin:0 0 1.5rem;font-size:1.35rem;overflow-wrap:anywhere}' +
+  '.b{display:block;width:100%;padding:1rem;border-radius:.75rem;background:#111;color:#fff;' +
+  'font-size:1.1rem;font-weight:600;text-decoration:none}' +
+  '.i{margin:1rem 0 0;padding:.75rem;border-radius:.5rem;background:#fff4ce;color:#4d3900}' +
+  '.w{display:inline-block;margin-top:1.25rem;padding:.5rem;color:#0b57d0}' +
+  'footer{position:fixed;bottom:.75rem;width:100%;text-align:center;font-size:.8rem}' +
+  'footer a{color:#777;text-decoration:none}' +
+  '@media(prefers-color-scheme:dark){body{background:#111;color:#eee}.b{background:#fff;color:#111}' +
+  '.w{color:#8ab4f8}.i{background:#3b3000;color:#ffe9a6}}';
+
+const SCRIPT_TAIL = `${ESCAPE_SCRIPT}</script></body></html>`;
+
+const INSTRUCTIONS: Readonly<Record<EscapeInstructions, string>> = {
+  wechat: 'To open the app, tap ⋯ at the top right, then “Open in browser”.',
+  snapchat: 'To open the app, tap ⋯ at the top right, then “Open in Safari”.',
+  tiktok: 'If nothing happens, tap ⋯ at the top right, then “Open in browser”.',
+};
+
+function primaryLink(plan: EscapePlan, name: string): string {
+  const primary = plan.primary;
+  const href = primary === null ? '#' : safeHref(primary.href);
+  if (primary === null || href === '#') return '';
+  // An x-safari bounce lands in Safari, not yet in the app: say so on the button.
+  const label = primary.kind === 'x-safari' ? 'Open in Safari' : `Open in ${name}`;
+  return `<a id="lh-open" class="b" href="${escapeAttr(href)}">${label}</a>`;
+}
+
+/**
+ * Precomputes everything but the nonce (escaping, config JSON, markup); the returned function only
+ * checks the nonce and splices it into three places.
+ */
+export function compileEscapePage(input: EscapePageTemplate): (nonce: string) => string {
+  const { target, plan } = input;
+  const name = escapeHtml(target.platformName);
+  const lang = input.lang !== undefined && LANG.test(input.lang) ? input.lang : 'en';
+  const tap = input.tap ?? null;
+  const primary = primaryLink(plan, name);
+  const web = escapeAttr(safeHref(plan.web));
+  const config = jsonForScript({
+    kind: primary === '' ? null : (plan.primary?.kind ?? null),
+    auto: primary !== '' && plan.autoAttempt,
+    web: plan.web,
+    token: tap === null ? null : tap.token,
+    report: tap === null ? null : tap.reportUrl,
+  });
+
+  const head =
+    `<!doctype html><html lang="${escapeAttr(lang)}"><head><meta charset="utf-8">` +
+    '<meta name="viewport" content="width=device-width,initial-scale=1">' +
+    '<meta name="robots" content="noindex">' +
+    (tap === null ? '' : `<meta name="linkhop-tap" content="${escapeAttr(tap.token)}">`) +
+    `<title>Open in ${name}</title><style nonce="`;
+  const body =
+    `">${CSS}</style></head><body><main><h1>${name}</h1>${primary}` +
+    (plan.instructions === null ? '' : `<p class="i">${escapeHtml(INSTRUCTIONS[plan.instructions])}</p>`) +
+    `<a id="lh-web" class="${primary === '' ? 'b' : 'w'}" href="${web}">Continue to website</a></main>` +
+    (input.branded
+      ? `<footer><a id="lh-brand" href="${BRAND_URL}" rel="noreferrer">linkhop</a></footer>`
+      : '') +
+    '<script type="application/json" id="lh-config" nonce="';
+  const afterConfigNonce = `">${config}</script><script nonce="`;
+
+  return (nonce: string) => {
+    checkNonce(nonce);
+    return `${head}${nonce}${body}${nonce}${afterConfigNonce}${nonce}">${SCRIPT_TAIL}`;
+  };
+}
+
+/** The interstitial that hands the visitor to the native app (reference 3.6). */
+export function renderEscapePage(input: EscapePageInput): string {
+  return compileEscapePage(input)(input.nonce);
+}

@@ -1,0 +1,111 @@
+import { isbot } from 'isbot';
+import { detectInApp, detectOs, isPreviewFetcher } from './visitor/tokens.js';
+
+export type Os = 'ios' | 'android' | 'desktop' | 'other';
+export type InAppKey =
+  | 'instagram'
+  | 'facebook'
+  | 'messenger'
+  | 'threads'
+  | 'tiktok'
+  | 'twitter'
+  | 'linkedin'
+  | 'snapchat'
+  | 'pinterest'
+  | 'reddit'
+  | 'line'
+  | 'wechat'
+  | 'whatsapp'
+  | 'telegram'
+  | 'gsa'
+  | 'kakaotalk'
+  | 'naver'
+  | 'other_webview';
+
+export interface Visitor {
+  os: Os;
+  mobile: boolean;
+  /** The app whose in-app browser made the request, 'other_webview' for an unnamed one, null for a browser. */
+  inApp: InAppKey | null;
+  /** isbot, or a link-preview fetcher: gets the redirect, never counts as a tap. */
+  bot: boolean;
+  /** A link-preview fetcher (Facebook, WhatsApp, Slack, iMessage, ...), a subset of `bot`. */
+  preview: boolean;
+  /** Loaded by a prefetch / prerender, not by a person. */
+  prefetch: boolean;
+}
+
+const PREFETCH = /\bpre(?:fetch|render)\b/i;
+
+function isPrefetch(purpose: string | undefined): boolean {
+  return purpose !== undefined && purpose !== '' && PREFETCH.test(purpose);
+}
+
+/** Everything that depends on the user agent alone; `prefetch` comes from the Purpose header. */
+function classifyAgent(userAgent: string | undefined): Visitor {
+  const ua = userAgent ?? '';
+  if (ua === '')
+    return { os: 'other', mobile: false, inApp: null, bot: false, preview: false, prefetch: false };
+  const preview = isPreviewFetcher(ua);
+  // The bot check decides before anything else: Googlebot smartphone and Applebot look like phones, and
+  // iMessage's fetcher looks like desktop Safari. A bot is never a phone and never an in-app browser.
+  if (preview || isbot(ua))
+    return { os: 'other', mobile: false, inApp: null, bot: true, preview, prefetch: false };
+  const os = detectOs(ua);
+  const mobile = os === 'ios' || os === 'android';
+  return { os, mobile, inApp: detectInApp(ua, os), bot: false, preview: false, prefetch: false };
+}
+
+/**
+ * Classifies one request. `userAgent` may be undefined or empty (os 'other', not a bot: a plain
+ * redirect). `purpose` is the Sec-Purpose or Purpose request header.
+ */
+export function classifyVisitor(userAgent: string | undefined, purpose?: string | undefined): Visitor {
+  const visitor = classifyAgent(userAgent);
+  visitor.prefetch = isPrefetch(purpose);
+  return visitor;
+}
+
+/** Longer user agents are classified without caching, so a flood of huge headers cannot fill memory. */
+const MAX_CACHED_UA_LENGTH = 1024;
+
+interface CacheEntry {
+  plain: Visitor;
+  prefetch?: Visitor;
+}
+
+/**
+ * A memoizing classifier for the hot path. Real traffic repeats a few thousand user agents, so a bounded
+ * LRU keyed by the UA turns the regex work into a map lookup. Results are frozen (they are shared) and
+ * equal to classifyVisitor's. The Purpose header is reduced to a boolean before the lookup, so it cannot
+ * be used to multiply cache entries.
+ */
+export function createVisitorClassifier(
+  options: { cacheSize?: number } = {},
+): (userAgent: string | undefined, purpose?: string) => Visitor {
+  const capacity = options.cacheSize ?? 5000;
+  if (!Number.isInteger(capacity) || capacity < 1)
+    throw new RangeError('cacheSize must be a positive integer');
+  // Map keeps insertion order: re-inserting on a hit makes the first key the least recently used.
+  const cache = new Map<string, CacheEntry>();
+
+  return (userAgent, purpose) => {
+    const ua = userAgent ?? '';
+    const prefetch = isPrefetch(purpose);
+    if (ua.length > MAX_CACHED_UA_LENGTH) return classifyVisitor(ua, purpose);
+    let entry = cache.get(ua);
+    if (entry === undefined) {
+      entry = { plain: Object.freeze(classifyAgent(ua)) };
+      if (cache.size >= capacity) {
+        const oldest = cache.keys().next();
+        if (!oldest.done) cache.delete(oldest.value);
+      }
+    } else {
+      cache.delete(ua);
+    }
+    cache.set(ua, entry);
+    if (!prefetch) return entry.plain;
+    entry.prefetch ??= Object.freeze({ ...entry.plain, prefetch: true });
+    return entry.prefetch;
+  };
+}
