@@ -4,6 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { openStore } from '../../src/store/database.js';
+import { childEnv } from '../helpers/env.js';
 
 const CLI = join(import.meta.dirname, '../../dist/cli/main.js');
 const dir = mkdtempSync(join(tmpdir(), 'linkhop-cli-accounts-'));
@@ -12,7 +13,7 @@ afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
 function linkhop(...args: string[]) {
   const result = spawnSync(process.execPath, [CLI, ...args], {
-    env: { ...process.env, DATABASE_URL },
+    env: childEnv({ DATABASE_URL }),
     encoding: 'utf8',
   });
   return {

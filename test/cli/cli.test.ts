@@ -3,6 +3,7 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
+import { childEnv } from '../helpers/env.js';
 
 /** The CLI as a user runs it: the built entry point, real processes, real HTTP. */
 
@@ -11,7 +12,7 @@ const dir = mkdtempSync(join(tmpdir(), 'linkhop-cli-'));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
 function run(args: string[], env: Record<string, string>) {
-  return spawnSync(process.execPath, [CLI, ...args], { env: { ...process.env, ...env }, encoding: 'utf8' });
+  return spawnSync(process.execPath, [CLI, ...args], { env: childEnv(env), encoding: 'utf8' });
 }
 
 /** Starts a server on a free port and resolves with its address once it logs that it listens. */
@@ -20,7 +21,7 @@ function start(
   env: Record<string, string>,
 ): Promise<{ child: ChildProcess; url: string }> {
   const child = spawn(process.execPath, [CLI, command], {
-    env: { ...process.env, PORT: '0', HOST: '127.0.0.1', LOG_LEVEL: 'info', ...env },
+    env: childEnv({ PORT: '0', HOST: '127.0.0.1', LOG_LEVEL: 'info', ...env }),
   });
   return new Promise((resolve, reject) => {
     let output = '';

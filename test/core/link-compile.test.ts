@@ -122,7 +122,7 @@ describe('destination choice', () => {
   it('precomputes the app hand-off of each possible destination', () => {
     const compiled = compileLink(table, {
       ...base,
-      routing: { android: 'https://www.youtube.com/watch?v=abc' },
+      routing: { android: 'https://www.youtube.com/watch?v=dQw4w9WgXcQ' },
     });
     expect(compiled.routing?.byOs.android?.target?.platformKey).toBe('youtube');
     expect(compiled.fallback.target).toBeNull();
