@@ -1,0 +1,6 @@
+export { BUILTIN_PLATFORMS } from './builtin/index.js';
+export { instagramMediaId } from './builtin/meta.js';
+export { PlatformsFileError, parsePlatformsFile } from './file.js';
+export { createPlatformTable } from './match.js';
+export { androidIntentUrl, appTargetFor } from './targets.js';
+export type { AppTarget, ContentType, Platform, PlatformTable } from './types.js';
