@@ -13,6 +13,7 @@ export const ERROR_CATALOGUE = {
   invalid_handle: { status: 400, message: 'The handle is invalid' },
   invalid_blocks: { status: 400, message: 'The block list is invalid' },
   unknown_link: { status: 400, message: 'A block references a link that does not exist' },
+  invalid_webhook_url: { status: 400, message: 'The webhook URL is refused' },
   unauthorized: { status: 401, message: 'A valid API key is required' },
   unauthenticated: { status: 401, message: 'Log in first' },
   invalid_credentials: { status: 401, message: 'The email or password is wrong' },

@@ -33,6 +33,10 @@ import { createVisitResponder } from './redirect/respond.js';
 import { resolveSessionSecret } from './session-secret.js';
 import { migrateToLatest, openStore, type Store } from './store/database.js';
 import { pingStore } from './store/health.js';
+import type { WebhookEvent } from './webhooks/schema.js';
+import { createSecretBox } from './webhooks/secret-box.js';
+import { createWebhookService } from './webhooks/service.js';
+import { createDeliveryWorker } from './webhooks/worker.js';
 
 /**
  * The composition root: config is parsed once here, every dependency is made here and handed down.
@@ -99,6 +103,27 @@ export async function composeHosted(config: Config, store: Store, logger: Logger
       ? createRedisRateLimiter(redis.publisher, { ...options, prefix })
       : createMemoryRateLimiter(options);
 
+  // Every fetch of a user-given URL (webhook deliveries, preview scrapes) goes through this one guard.
+  const fetcher = createGuardedFetcher({ allowPrivate: config.allowPrivateWebhookTargets });
+  const secretBox = createSecretBox({ current: sessionSecret });
+  const webhooks = createWebhookService({
+    store,
+    fetcher,
+    secretBox,
+    now: () => new Date(),
+    uuid: randomUUID,
+    allowPrivate: config.allowPrivateWebhookTargets,
+  });
+  const deliveries = createDeliveryWorker({ store, fetcher, secretBox, now: () => new Date(), logger });
+  // Queues the event and nudges the worker; a webhook problem never fails the call that caused it.
+  const emitEvent = async (orgId: string, event: WebhookEvent, data: unknown): Promise<void> => {
+    try {
+      if ((await webhooks.emit(orgId, event, data)) > 0) deliveries.nudge();
+    } catch (error) {
+      logger.error({ err: error, event }, 'webhook event not queued');
+    }
+  };
+
   const accountRepo = createAccountRepo(store);
   const accounts = createAccountService({ repo: accountRepo, now: () => new Date(), uuid: randomUUID });
   const linkRepo = createLinkRepo(store);
@@ -116,15 +141,13 @@ export async function composeHosted(config: Config, store: Store, logger: Logger
     uuid: randomUUID,
     randomBytes: (size) => randomBytes(size),
     invalidate: (host, slug) => cache.invalidate(host, slug),
-    emit: async () => {},
+    emit: (orgId, event, link) => emitEvent(orgId, event, link),
     reapplyLinkCap: async (ctx) => {
       await accounts.reapplyLinkCap(ctx.orgId, ctx.tier);
     },
   });
   const classify = createVisitorClassifier();
   const nonce = createNonceSource();
-  // Every fetch of a user-given URL goes through this one guard.
-  const fetcher = createGuardedFetcher({ allowPrivate: config.allowPrivateWebhookTargets });
 
   const app = await buildHostedApp({
     logger,
@@ -147,6 +170,7 @@ export async function composeHosted(config: Config, store: Store, logger: Logger
       privateKey: await loadReceiptKey(store, config.receiptSigningKey, () => new Date()),
       now: () => new Date(),
     }),
+    webhooks,
     previews: createPreviewService({
       store,
       links,
@@ -174,10 +198,14 @@ export async function composeHosted(config: Config, store: Store, logger: Logger
       random: Math.random,
     },
   });
+  deliveries.start();
   return {
     app,
     async close() {
       await app.close();
+      // Pending deliveries stay in the outbox; the next worker, here or on another instance, sends them.
+      await deliveries.stop();
+      await fetcher.close();
       await cache.close();
       if (redis) await Promise.all([redis.publisher.quit(), redis.subscriber.quit()]);
     },

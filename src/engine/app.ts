@@ -1,4 +1,4 @@
-import Fastify, { type FastifyBaseLogger, type FastifyInstance } from 'fastify';
+import Fastify, { type FastifyBaseLogger, type FastifyInstance, LogController } from 'fastify';
 import { sendNotFoundPage } from '../http/html.js';
 import { logsRequests } from '../http/logging.js';
 import { EngineError } from './errors.js';
@@ -16,8 +16,8 @@ const BODY_LIMIT = 64 * 1024;
 export function buildEngineApp(deps: EngineAppDeps): FastifyInstance {
   const app = Fastify({
     loggerInstance: deps.logger,
-    disableRequestLogging: !logsRequests(deps.logger),
-    ignoreTrailingSlash: true,
+    logController: new LogController({ disableRequestLogging: !logsRequests(deps.logger) }),
+    routerOptions: { ignoreTrailingSlash: true },
     bodyLimit: BODY_LIMIT,
     // The engine speaks JSON only: accept any content type and decide validity ourselves, so a wrong
     // header still yields the spec's "Invalid JSON body" rather than a 415.

@@ -1,6 +1,6 @@
 import swagger from '@fastify/swagger';
 import swaggerUi from '@fastify/swagger-ui';
-import Fastify, { type FastifyBaseLogger, type FastifyInstance } from 'fastify';
+import Fastify, { type FastifyBaseLogger, type FastifyInstance, LogController } from 'fastify';
 import {
   jsonSchemaTransform,
   jsonSchemaTransformObject,
@@ -18,6 +18,8 @@ import type { LinkService } from '../links/service.js';
 import { type PixelService, pixelRoutes } from '../pixels/pixels.js';
 import { type ReceiptService, receiptKeyRoutes, receiptRoutes } from '../receipts/receipts.js';
 import { type HostedRedirectDeps, hostedRedirectRoutes } from '../redirect/hosted-routes.js';
+import { webhookRoutes } from '../webhooks/routes.js';
+import type { WebhookService } from '../webhooks/service.js';
 import { hostedErrorHandler, sendError } from './errors.js';
 import { sendNotFoundPage } from './html.js';
 import { logsRequests } from './logging.js';
@@ -35,6 +37,7 @@ export interface HostedAppDeps {
   pixels: PixelService;
   receipts: ReceiptService;
   previews: PreviewService;
+  webhooks: WebhookService;
   redirect: HostedRedirectDeps;
 }
 
@@ -45,8 +48,8 @@ export interface HostedAppDeps {
 export async function buildHostedApp(deps: HostedAppDeps): Promise<FastifyInstance> {
   const app = Fastify({
     loggerInstance: deps.logger,
-    disableRequestLogging: !logsRequests(deps.logger),
-    ignoreTrailingSlash: true,
+    logController: new LogController({ disableRequestLogging: !logsRequests(deps.logger) }),
+    routerOptions: { ignoreTrailingSlash: true },
     bodyLimit: 1024 * 1024,
     trustProxy: true,
   });
@@ -100,6 +103,7 @@ export async function buildHostedApp(deps: HostedAppDeps): Promise<FastifyInstan
       await v1.register(pixelRoutes, { pixels: deps.pixels });
       await v1.register(qrRoutes, { links: deps.links });
       await v1.register(previewRoutes, { previews: deps.previews });
+      await v1.register(webhookRoutes, { webhooks: deps.webhooks });
       await v1.register(receiptRoutes, { receipts: deps.receipts });
     },
     { prefix: '/v1' },

@@ -1,4 +1,5 @@
 import type { Generated } from 'kysely';
+import type { WebhookDeliveryTable, WebhookTable } from './migrations/006-webhooks.js';
 
 /**
  * The tables as Kysely sees them. Portable column types on purpose: timestamps are ISO 8601 UTC
@@ -120,4 +121,6 @@ export interface Database {
   link_pixels: LinkPixelTable;
   signing_keys: SigningKeyTable;
   link_previews: LinkPreviewTable;
+  webhooks: WebhookTable;
+  webhook_deliveries: WebhookDeliveryTable;
 }

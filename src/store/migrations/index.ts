@@ -4,6 +4,7 @@ import * as organizationsLinks from './002-organizations-links.js';
 import * as accounts from './003-accounts.js';
 import * as linkPowers from './004-link-powers.js';
 import * as signingKeys from './005-signing-keys.js';
+import * as webhooks from './006-webhooks.js';
 import * as linkPreviews from './007-link-previews.js';
 
 /**
@@ -16,6 +17,7 @@ const migrations: Record<string, Migration> = {
   '003-accounts': accounts,
   '004-link-powers': linkPowers,
   '005-signing-keys': signingKeys,
+  '006-webhooks': webhooks,
   '007-link-previews': linkPreviews,
 };
 
