@@ -127,6 +127,17 @@ async function main() {
     rows.push(
       await measure('engine 301 (phone, web link)', 'http://127.0.0.1:4502/web', UA.instagramAndroid, 301),
     );
+    rows.push(
+      await measure('hosted 302 (UTM + routing, desktop)', 'http://127.0.0.1:4503/yt', UA.desktop, 302),
+    );
+    rows.push(
+      await measure(
+        'hosted escape page (Instagram Android)',
+        'http://127.0.0.1:4503/yt',
+        UA.instagramAndroid,
+        200,
+      ),
+    );
 
     const ceiling = rows[0].rps;
     const targets = {
