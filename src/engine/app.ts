@@ -1,7 +1,9 @@
 import Fastify, { type FastifyBaseLogger, type FastifyInstance, LogController } from 'fastify';
 import { sendNotFoundPage } from '../http/html.js';
 import { logsRequests } from '../http/logging.js';
+import { serverWithFastPath } from '../redirect/fast-path.js';
 import { EngineError } from './errors.js';
+import { createEngineFastPath } from './fast-path.js';
 import { type EngineRoutesDeps, engineRoutes } from './routes.js';
 
 export interface EngineAppDeps extends EngineRoutesDeps {
@@ -18,6 +20,7 @@ export function buildEngineApp(deps: EngineAppDeps): FastifyInstance {
     loggerInstance: deps.logger,
     logController: new LogController({ disableRequestLogging: !logsRequests(deps.logger) }),
     routerOptions: { ignoreTrailingSlash: true },
+    serverFactory: serverWithFastPath(createEngineFastPath(deps)),
     bodyLimit: BODY_LIMIT,
     // The engine speaks JSON only: accept any content type and decide validity ourselves, so a wrong
     // header still yields the spec's "Invalid JSON body" rather than a 415.

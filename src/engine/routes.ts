@@ -2,7 +2,7 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { CompiledDestination } from '../core/resolve.js';
 import { sendNotFoundPage } from '../http/html.js';
 import type { LruCache } from '../redirect/lru-cache.js';
-import type { VisitResponder } from '../redirect/respond.js';
+import { sendVisitResponse, type VisitResponder } from '../redirect/respond.js';
 import { EngineError } from './errors.js';
 import { ENGINE_SLUG_PATTERN, parseCreateEngineLink } from './schema.js';
 import type { EngineLinkService } from './service.js';
@@ -50,5 +50,5 @@ async function visit(
     if (compiled === undefined) return sendNotFoundPage(reply);
     deps.cache.set(slug, compiled);
   }
-  return deps.respondToVisit(request, reply, compiled);
+  return sendVisitResponse(reply, deps.respondToVisit(request.headers, compiled));
 }

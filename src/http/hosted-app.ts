@@ -17,7 +17,12 @@ import { linkRoutes } from '../links/routes.js';
 import type { LinkService } from '../links/service.js';
 import { type PixelService, pixelRoutes } from '../pixels/pixels.js';
 import { type ReceiptService, receiptKeyRoutes, receiptRoutes } from '../receipts/receipts.js';
-import { type HostedRedirectDeps, hostedRedirectRoutes } from '../redirect/hosted-routes.js';
+import { serverWithFastPath } from '../redirect/fast-path.js';
+import {
+  createHostedFastPath,
+  type HostedRedirectDeps,
+  hostedRedirectRoutes,
+} from '../redirect/hosted-routes.js';
 import { webhookRoutes } from '../webhooks/routes.js';
 import type { WebhookService } from '../webhooks/service.js';
 import { hostedErrorHandler, sendError } from './errors.js';
@@ -50,6 +55,7 @@ export async function buildHostedApp(deps: HostedAppDeps): Promise<FastifyInstan
     loggerInstance: deps.logger,
     logController: new LogController({ disableRequestLogging: !logsRequests(deps.logger) }),
     routerOptions: { ignoreTrailingSlash: true },
+    serverFactory: serverWithFastPath(createHostedFastPath(deps.redirect)),
     bodyLimit: 1024 * 1024,
     trustProxy: true,
   });

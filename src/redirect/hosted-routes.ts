@@ -1,3 +1,4 @@
+import type { IncomingHttpHeaders } from 'node:http';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { chooseDestination, compileLink } from '../core/link-compile.js';
 import { passwordPageCsp, renderPasswordPage } from '../core/pages/password-page.js';
@@ -7,9 +8,16 @@ import { sendNotFoundPage } from '../http/html.js';
 import type { RateLimiter } from '../http/rate-limit.js';
 import type { LinkRepo } from '../links/repo.js';
 import { SLUG_PATTERN } from '../links/schema.js';
+import { type FastPath, slugOfRequest } from './fast-path.js';
 import type { HostedLinkCache, HostedLinkEntry } from './link-cache.js';
 import { type PasswordCookies, passwordCookieName, readCookie } from './password-gate.js';
-import { type VisitResponder, visitorOf } from './respond.js';
+import {
+  sendVisitResponse,
+  type VisitResponder,
+  type VisitResponse,
+  visitorOf,
+  writeVisitResponse,
+} from './respond.js';
 
 export interface HostedRedirectDeps {
   links: Pick<LinkRepo, 'findForRedirect'>;
@@ -82,18 +90,6 @@ export async function hostedRedirectRoutes(app: FastifyInstance, deps: HostedRed
       );
   }
 
-  function visit(request: SlugRequest, reply: FastifyReply, entry: HostedLinkEntry) {
-    const visitor = visitorOf(request, deps.classify);
-    const country = countryOf(request.headers[deps.geoHeader]);
-    const choice = chooseDestination(entry.link, {
-      os: visitor.os,
-      country,
-      nowSeconds: Math.floor(deps.now() / 1000),
-      random: deps.random,
-    });
-    return deps.respondToVisit(request, reply, choice.destination, { branded: entry.branded, visitor });
-  }
-
   app.get<{ Params: { slug: string } }>('/:slug', async (request, reply) => {
     const entry = await load(request);
     if (!entry) return sendNotFoundPage(reply);
@@ -102,7 +98,7 @@ export async function hostedRedirectRoutes(app: FastifyInstance, deps: HostedRed
       if (!deps.passwordCookies.verify(entry.id, entry.passwordHash, cookie))
         return sendPasswordForm(reply, entry, 200);
     }
-    return visit(request, reply, entry);
+    return sendVisitResponse(reply, visitEntry(deps, request.headers, entry));
   });
 
   app.post<{ Params: { slug: string }; Body: unknown }>('/:slug', async (request, reply) => {
@@ -128,6 +124,34 @@ export async function hostedRedirectRoutes(app: FastifyInstance, deps: HostedRed
     ].join('; ');
     return reply.code(303).header('set-cookie', cookie).header('location', `/${entry.slug}`).send();
   });
+}
+
+/** A visit to a loaded link: its destination for this visitor, then the redirect or the escape page. */
+export function visitEntry(
+  deps: HostedRedirectDeps,
+  headers: IncomingHttpHeaders,
+  entry: HostedLinkEntry,
+): VisitResponse {
+  const visitor = visitorOf(headers, deps.classify);
+  const choice = chooseDestination(entry.link, {
+    os: visitor.os,
+    country: countryOf(headers[deps.geoHeader]),
+    nowSeconds: Math.floor(deps.now() / 1000),
+    random: deps.random,
+  });
+  return deps.respondToVisit(headers, choice.destination, { branded: entry.branded, visitor });
+}
+
+/** Cached, unprotected links answered before Fastify; everything else takes the routes above. */
+export function createHostedFastPath(deps: HostedRedirectDeps): FastPath {
+  return (req, res) => {
+    const slug = slugOfRequest(req);
+    if (slug === null) return false;
+    const entry = deps.cache.get(deps.cache.lookupHost(hostOf(req.headers.host)), slug);
+    if (entry === undefined || entry.passwordHash !== null) return false;
+    writeVisitResponse(req.method, res, visitEntry(deps, req.headers, entry));
+    return true;
+  };
 }
 
 function hostOf(header: string | undefined): string {

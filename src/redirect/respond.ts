@@ -1,11 +1,14 @@
-import type { FastifyReply, FastifyRequest } from 'fastify';
+import type { IncomingHttpHeaders, ServerResponse } from 'node:http';
+import type { FastifyReply } from 'fastify';
 import { compileEscapePage, escapePageCsp } from '../core/pages/index.js';
 import type { CompiledDestination } from '../core/resolve.js';
 import { resolveVisit } from '../core/resolve.js';
 import type { Visitor } from '../core/visitor.js';
 
+export type Classify = (userAgent: string | undefined, purpose?: string) => Visitor;
+
 export interface VisitResponderOptions {
-  classify: (userAgent: string | undefined, purpose?: string) => Visitor;
+  classify: Classify;
   nonce: () => string;
   /** 301 on the engine (its spec); 302 on the hosted service, whose destinations change. */
   redirectStatus: 301 | 302;
@@ -19,34 +22,29 @@ export interface VisitOptions {
   visitor?: Visitor;
 }
 
+/** A response, independent of who writes it: Fastify's reply, or the raw fast path. */
+export interface VisitResponse {
+  status: number;
+  headers: Record<string, string>;
+  body: string | undefined;
+}
+
 type PageTemplate = (nonce: string) => string;
 
-/** The one place a visit decision is acted on: a redirect, or the escape page. */
+/** The visitor of a request, from its User-Agent and its prefetch hints. */
+export function visitorOf(headers: IncomingHttpHeaders, classify: Classify): Visitor {
+  return classify(headers['user-agent'], (headers['sec-purpose'] ?? headers.purpose) as string | undefined);
+}
+
+/** Decides a visit and builds its response: a redirect, or the escape page. */
 export function createVisitResponder(options: VisitResponderOptions) {
   const { classify, nonce, redirectStatus } = options;
-  const redirectHeaders = Object.entries(options.redirectHeaders ?? {});
+  const redirectHeaders = options.redirectHeaders ?? {};
   // Escape pages precompiled per destination and visitor kind: a hit only adds the nonce. The WeakMap
   // lets a page go when its destination leaves the link cache.
   const pages = new WeakMap<CompiledDestination, Map<string, PageTemplate>>();
 
-  const classifyRequest = (request: FastifyRequest): Visitor => visitorOf(request, classify);
-
-  return function respondToVisit(
-    request: FastifyRequest,
-    reply: FastifyReply,
-    compiled: CompiledDestination,
-    visit: VisitOptions = {},
-  ): FastifyReply {
-    const visitor = visit.visitor ?? classifyRequest(request);
-    const decision = resolveVisit(compiled, visitor);
-    if (decision.kind === 'redirect') {
-      // The answer depends on the user agent (a phone may get the escape page): shared caches must know.
-      reply.code(redirectStatus).header('location', decision.location).header('vary', 'User-Agent');
-      for (const [name, value] of redirectHeaders) reply.header(name, value);
-      return reply.send();
-    }
-    const branded = visit.branded ?? false;
-    const key = `${visitor.os}|${visitor.inApp}|${branded}`;
+  function pageFor(compiled: CompiledDestination, key: string, build: () => PageTemplate): PageTemplate {
     let byVisitor = pages.get(compiled);
     if (!byVisitor) {
       byVisitor = new Map();
@@ -54,29 +52,61 @@ export function createVisitResponder(options: VisitResponderOptions) {
     }
     let page = byVisitor.get(key);
     if (!page) {
-      page = compileEscapePage({ target: decision.target, plan: decision.plan, branded, tap: null });
+      page = build();
       byVisitor.set(key, page);
     }
+    return page;
+  }
+
+  return function respondToVisit(
+    headers: IncomingHttpHeaders,
+    compiled: CompiledDestination,
+    visit: VisitOptions = {},
+  ): VisitResponse {
+    const visitor = visit.visitor ?? visitorOf(headers, classify);
+    const decision = resolveVisit(compiled, visitor);
+    if (decision.kind === 'redirect') {
+      // The answer depends on the user agent (a phone may get the escape page): shared caches must know.
+      return {
+        status: redirectStatus,
+        headers: { location: decision.location, vary: 'User-Agent', ...redirectHeaders },
+        body: undefined,
+      };
+    }
+    const branded = visit.branded ?? false;
+    const page = pageFor(compiled, `${visitor.os}|${visitor.inApp}|${branded}`, () =>
+      compileEscapePage({ target: decision.target, plan: decision.plan, branded, tap: null }),
+    );
     const pageNonce = nonce();
-    return reply
-      .code(200)
-      .header('content-type', 'text/html; charset=utf-8')
-      .header('content-security-policy', escapePageCsp(pageNonce))
-      .header('cache-control', 'no-store')
-      .header('vary', 'User-Agent')
-      .header('x-content-type-options', 'nosniff')
-      .header('referrer-policy', 'strict-origin-when-cross-origin')
-      .send(page(pageNonce));
+    return {
+      status: 200,
+      headers: {
+        'content-type': 'text/html; charset=utf-8',
+        'content-security-policy': escapePageCsp(pageNonce),
+        'cache-control': 'no-store',
+        vary: 'User-Agent',
+        'x-content-type-options': 'nosniff',
+        'referrer-policy': 'strict-origin-when-cross-origin',
+      },
+      body: page(pageNonce),
+    };
   };
 }
 
 export type VisitResponder = ReturnType<typeof createVisitResponder>;
 
-/** The visitor of a request, from its User-Agent and its prefetch hints. */
-export function visitorOf(
-  request: FastifyRequest,
-  classify: (userAgent: string | undefined, purpose?: string) => Visitor,
-): Visitor {
-  const headers = request.headers;
-  return classify(headers['user-agent'], (headers['sec-purpose'] ?? headers.purpose) as string | undefined);
+export function sendVisitResponse(reply: FastifyReply, response: VisitResponse): FastifyReply {
+  return reply.code(response.status).headers(response.headers).send(response.body);
+}
+
+/** Writes a response on the raw fast path; HEAD gets the headers only. */
+export function writeVisitResponse(
+  method: string | undefined,
+  res: ServerResponse,
+  response: VisitResponse,
+): void {
+  const body = method === 'HEAD' ? undefined : response.body;
+  if (body !== undefined) response.headers['content-length'] = String(Buffer.byteLength(body));
+  res.writeHead(response.status, response.headers);
+  res.end(body);
 }

@@ -1,0 +1,40 @@
+import {
+  createServer,
+  type IncomingMessage,
+  type RequestListener,
+  type Server,
+  type ServerResponse,
+} from 'node:http';
+
+/**
+ * The hot path in front of Fastify: a cached link is answered straight from the raw request, without
+ * routing, hooks or reply objects. Anything it does not recognise (a cache miss, another route, a
+ * password-protected link) returns false and goes to Fastify as usual, which also fills the cache.
+ */
+export type FastPath = (req: IncomingMessage, res: ServerResponse) => boolean;
+
+const SLUG_PATH = /^\/[A-Za-z0-9_-]{1,32}$/;
+
+/** The slug of a `GET|HEAD /{slug}` request, or null for anything else. */
+export function slugOfRequest(req: IncomingMessage): string | null {
+  if (req.method !== 'GET' && req.method !== 'HEAD') return null;
+  const url = req.url ?? '';
+  const query = url.indexOf('?');
+  const path = query === -1 ? url : url.slice(0, query);
+  return SLUG_PATH.test(path) ? path.slice(1) : null;
+}
+
+/** A Fastify `serverFactory` that tries the fast path first. */
+export function serverWithFastPath(fastPath: FastPath) {
+  return (handler: RequestListener): Server =>
+    createServer((req, res) => {
+      let handled = false;
+      try {
+        handled = fastPath(req, res);
+      } catch {
+        // Never fail a visit on the fast path: Fastify answers it the slow way, with its error handling.
+        handled = res.headersSent;
+      }
+      if (!handled) handler(req, res);
+    });
+}
