@@ -43,6 +43,8 @@ export function createVisitResponder(options: VisitResponderOptions) {
   // Escape pages precompiled per destination and visitor kind: a hit only adds the nonce. The WeakMap
   // lets a page go when its destination leaves the link cache.
   const pages = new WeakMap<CompiledDestination, Map<string, PageTemplate>>();
+  // A redirect to a given destination is always the same response: built once, then shared (read-only).
+  const redirects = new WeakMap<CompiledDestination, VisitResponse>();
 
   function pageFor(compiled: CompiledDestination, key: string, build: () => PageTemplate): PageTemplate {
     let byVisitor = pages.get(compiled);
@@ -66,12 +68,17 @@ export function createVisitResponder(options: VisitResponderOptions) {
     const visitor = visit.visitor ?? visitorOf(headers, classify);
     const decision = resolveVisit(compiled, visitor);
     if (decision.kind === 'redirect') {
-      // The answer depends on the user agent (a phone may get the escape page): shared caches must know.
-      return {
-        status: redirectStatus,
-        headers: { location: decision.location, vary: 'User-Agent', ...redirectHeaders },
-        body: undefined,
-      };
+      let redirect = redirects.get(compiled);
+      if (!redirect) {
+        // The answer depends on the user agent (a phone may get the escape page): shared caches must know.
+        redirect = Object.freeze({
+          status: redirectStatus,
+          headers: Object.freeze({ location: decision.location, vary: 'User-Agent', ...redirectHeaders }),
+          body: undefined,
+        }) as VisitResponse;
+        redirects.set(compiled, redirect);
+      }
+      return redirect;
     }
     const branded = visit.branded ?? false;
     const page = pageFor(compiled, `${visitor.os}|${visitor.inApp}|${branded}`, () =>

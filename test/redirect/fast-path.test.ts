@@ -90,14 +90,14 @@ describe('hosted fast path', () => {
   });
   afterAll(async () => h?.close());
 
-  const create = async (payload: object) =>
-    (
-      await fetch(`${origin}/v1/links`, {
-        method: 'POST',
-        headers: { authorization: `Bearer ${key}`, 'content-type': 'application/json' },
-        body: JSON.stringify(payload),
-      })
-    ).json();
+  const create = async (payload: object): Promise<{ id: string; slug: string }> => {
+    const response = await fetch(`${origin}/v1/links`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${key}`, 'content-type': 'application/json' },
+      body: JSON.stringify(payload),
+    });
+    return (await response.json()) as { id: string; slug: string };
+  };
 
   it('a password-protected link is never served past its gate, however warm the cache', async () => {
     const link = await create({ url: 'https://example.com/private', password: 'letmein1' });
