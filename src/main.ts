@@ -176,6 +176,7 @@ export async function composeHosted(config: Config, store: Store, logger: Logger
       links,
       scrape: (url) => scrapePreview(fetcher, url),
       now: () => new Date(),
+      onChange: (link) => cache.invalidate(link.hostname ?? '', link.slug),
     }),
     redirect: {
       links: linkRepo,
@@ -194,6 +195,7 @@ export async function composeHosted(config: Config, store: Store, logger: Logger
       verifyPassword,
       passwordAttempts: limiter(PASSWORD_ATTEMPTS, 'linkhop:rl:pw:'),
       nonce,
+      baseUrl: config.baseUrl,
       now: Date.now,
       random: Math.random,
     },

@@ -58,12 +58,16 @@ function validAb(ab: LinkPowers['ab']): ab is { u: string; w: number }[] {
   );
 }
 
-export function compileLink(table: PlatformTable, powers: LinkPowers): CompiledLink {
+export function compileLink(
+  table: PlatformTable,
+  powers: LinkPowers,
+  options: { fallbackUrl?: string } = {},
+): CompiledLink {
   const cache = new Map<string, CompiledDestination>();
   const compile = (url: string): CompiledDestination => {
     let compiled = cache.get(url);
     if (!compiled) {
-      compiled = compileDestination(table, composeUtm(url, powers.utm));
+      compiled = compileDestination(table, composeUtm(url, powers.utm), options);
       cache.set(url, compiled);
     }
     return compiled;

@@ -16,9 +16,16 @@ export type VisitDecision =
   | { kind: 'redirect'; location: string }
   | { kind: 'escape'; target: AppTarget; plan: EscapePlan };
 
-/** Normalises a stored destination and precomputes its app hand-off. */
-export function compileDestination(table: PlatformTable, destination: string): CompiledDestination {
-  return { location: new URL(destination).href, target: appTargetFor(table, destination) };
+/**
+ * Normalises a stored destination and precomputes its app hand-off. `fallbackUrl` is where Android lands
+ * when the app cannot take the intent (the rich fallback page); by default the destination itself.
+ */
+export function compileDestination(
+  table: PlatformTable,
+  destination: string,
+  options: { fallbackUrl?: string } = {},
+): CompiledDestination {
+  return { location: new URL(destination).href, target: appTargetFor(table, destination, options) };
 }
 
 /**

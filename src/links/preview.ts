@@ -45,6 +45,8 @@ export interface PreviewDeps {
   /** Fetches and parses the destination's Open Graph tags; throws when it cannot. */
   scrape: (url: string) => Promise<Fields>;
   now: () => Date;
+  /** Called after a preview changes, so the redirect's cached fallback page shows the new one. */
+  onChange: (link: { hostname: string | null; slug: string }) => void;
 }
 
 export function createPreviewService(deps: PreviewDeps) {
@@ -105,7 +107,9 @@ export function createPreviewService(deps: PreviewDeps) {
       const current = await read(link.id);
       return current ? present(current) : save(link.id, { scraped: null });
     }
-    return save(link.id, { scraped });
+    const preview = await save(link.id, { scraped });
+    deps.onChange(link);
+    return preview;
   }
 
   return {
@@ -126,7 +130,9 @@ export function createPreviewService(deps: PreviewDeps) {
     },
     async clearCustom(ctx: OrgContext, linkId: string): Promise<Preview> {
       const link = await deps.links.get(ctx, linkId);
-      return save(link.id, { source: 'scraped', custom: null });
+      const preview = await save(link.id, { source: 'scraped', custom: null });
+      deps.onChange(link);
+      return preview;
     },
     rescrape: scrape,
   };

@@ -28,9 +28,12 @@ export interface LinkRecord {
   updatedAt: string;
 }
 
-/** What the redirect needs: the link and its organization's tier (branding, pixels, fallback). */
+/** What the redirect needs: the link, its organization's tier (branding, pixels, fallback) and its pixels. */
 export interface RedirectRecord extends LinkRecord {
   tier: string;
+  pixels: { type: 'meta' | 'tiktok' | 'gtm'; pixelId: string }[];
+  /** The preview shown on the rich fallback page (custom when set, else scraped), or null. */
+  preview: { title: string | null; description: string | null; image: string | null } | null;
 }
 
 const json = <T>(text: string | null): T | null => (text === null ? null : (JSON.parse(text) as T));
@@ -242,7 +245,29 @@ export function createLinkRepo(store: Store) {
       if (!row) return undefined;
       const { tier, ...link } = row;
       const [record] = await attach(db, [link]);
-      return record && { ...record, tier };
+      if (!record) return undefined;
+      const pixels = await db
+        .selectFrom('link_pixels')
+        .innerJoin('pixels', 'pixels.id', 'link_pixels.pixel_id')
+        .select(['pixels.type', 'pixels.pixel_id'])
+        .where('link_pixels.link_id', '=', record.id)
+        .orderBy('link_pixels.position')
+        .execute();
+      const previewRow = await db
+        .selectFrom('link_previews')
+        .selectAll()
+        .where('link_id', '=', record.id)
+        .executeTakeFirst();
+      const shown = previewRow && (previewRow.source === 'custom' ? previewRow.custom : previewRow.scraped);
+      return {
+        ...record,
+        tier,
+        preview: shown ? (JSON.parse(shown) as RedirectRecord['preview']) : null,
+        pixels: pixels.map((pixel) => ({
+          type: pixel.type as 'meta' | 'tiktok' | 'gtm',
+          pixelId: pixel.pixel_id,
+        })),
+      };
     },
   };
 }

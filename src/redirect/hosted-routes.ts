@@ -1,6 +1,8 @@
 import type { IncomingHttpHeaders } from 'node:http';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import { hasFeature, isTier } from '../accounts/plans.js';
 import { chooseDestination, compileLink } from '../core/link-compile.js';
+import { fallbackPageCsp, renderFallbackPage } from '../core/pages/fallback-page.js';
 import { passwordPageCsp, renderPasswordPage } from '../core/pages/password-page.js';
 import type { PlatformTable } from '../core/platforms/index.js';
 import type { Visitor } from '../core/visitor.js';
@@ -32,6 +34,8 @@ export interface HostedRedirectDeps {
   /** Password attempts, counted per link and address. */
   passwordAttempts: RateLimiter;
   nonce: () => string;
+  /** Origin of the default host (BASE_URL), for the fallback page's absolute address. */
+  baseUrl: string;
   now: () => number;
   random: () => number;
 }
@@ -59,14 +63,20 @@ export async function hostedRedirectRoutes(app: FastifyInstance, deps: HostedRed
     if (!SLUG_PATTERN.test(slug)) return undefined;
     const record = await deps.links.findForRedirect(host, slug);
     if (!record) return undefined;
+    const tier = isTier(record.tier) ? record.tier : 'sidekick';
+    const rich = hasFeature(tier, 'richFallback');
+    const origin = host === '' ? deps.baseUrl : `https://${host}`;
     const entry: HostedLinkEntry = {
       id: record.id,
       orgId: record.orgId,
       host,
       slug,
-      branded: record.tier === 'sidekick',
+      branded: !hasFeature(tier, 'removeBranding'),
       passwordHash: record.passwordHash,
-      link: compileLink(deps.table, record),
+      pixels: hasFeature(tier, 'pixelInjection') ? record.pixels : [],
+      fallback: rich ? { preview: record.preview } : null,
+      // With richFallback, Android lands on our fallback page when the app cannot take the hand-off.
+      link: compileLink(deps.table, record, rich ? { fallbackUrl: `${origin}/_fallback/${slug}` } : {}),
     };
     deps.cache.set(entry);
     return entry;
@@ -82,11 +92,17 @@ export async function hostedRedirectRoutes(app: FastifyInstance, deps: HostedRed
     return reply
       .code(status)
       .header('content-type', 'text/html; charset=utf-8')
-      .header('content-security-policy', passwordPageCsp(nonce))
+      .header('content-security-policy', passwordPageCsp(nonce, { pixels: entry.pixels.length > 0 }))
       .header('cache-control', 'no-store')
       .header('x-content-type-options', 'nosniff')
       .send(
-        renderPasswordPage({ action: `/${entry.slug}`, nonce, error: error ?? null, branded: entry.branded }),
+        renderPasswordPage({
+          action: `/${entry.slug}`,
+          nonce,
+          error: error ?? null,
+          branded: entry.branded,
+          pixels: entry.pixels,
+        }),
       );
   }
 
@@ -99,6 +115,49 @@ export async function hostedRedirectRoutes(app: FastifyInstance, deps: HostedRed
         return sendPasswordForm(reply, entry, 200);
     }
     return sendVisitResponse(reply, visitEntry(deps, request.headers, entry));
+  });
+
+  // The rich fallback page: the Android intent's browser fallback, for plans with richFallback. Without
+  // it (or after a downgrade) the same address simply redirects, so a fallback URL never breaks.
+  app.get<{ Params: { slug: string } }>('/_fallback/:slug', async (request, reply) => {
+    const entry = await load(request);
+    if (!entry) return sendNotFoundPage(reply);
+    if (entry.passwordHash !== null) {
+      const cookie = readCookie(request.headers.cookie, passwordCookieName(entry.id));
+      if (!deps.passwordCookies.verify(entry.id, entry.passwordHash, cookie))
+        return sendPasswordForm(reply, entry, 200);
+    }
+    const visitor = visitorOf(request.headers, deps.classify);
+    const choice = chooseDestination(entry.link, {
+      os: visitor.os,
+      country: countryOf(request.headers[deps.geoHeader]),
+      nowSeconds: Math.floor(deps.now() / 1000),
+      random: deps.random,
+    });
+    const destination = choice.destination.location;
+    if (entry.fallback === null) {
+      return reply
+        .code(302)
+        .header('location', destination)
+        .header('cache-control', 'private, max-age=0')
+        .send();
+    }
+    const nonce = deps.nonce();
+    return reply
+      .code(200)
+      .header('content-type', 'text/html; charset=utf-8')
+      .header('content-security-policy', fallbackPageCsp(nonce, { pixels: entry.pixels.length > 0 }))
+      .header('cache-control', 'no-store')
+      .header('x-content-type-options', 'nosniff')
+      .send(
+        renderFallbackPage({
+          nonce,
+          destination,
+          preview: entry.fallback.preview,
+          branded: entry.branded,
+          pixels: entry.pixels,
+        }),
+      );
   });
 
   app.post<{ Params: { slug: string }; Body: unknown }>('/:slug', async (request, reply) => {
@@ -139,7 +198,11 @@ export function visitEntry(
     nowSeconds: Math.floor(deps.now() / 1000),
     random: deps.random,
   });
-  return deps.respondToVisit(headers, choice.destination, { branded: entry.branded, visitor });
+  return deps.respondToVisit(headers, choice.destination, {
+    branded: entry.branded,
+    visitor,
+    pixels: entry.pixels,
+  });
 }
 
 /** Cached, unprotected links answered before Fastify; everything else takes the routes above. */

@@ -1,5 +1,6 @@
 import type { Redis } from 'ioredis';
 import type { CompiledLink } from '../core/link-compile.js';
+import type { PagePixel } from '../core/pages/index.js';
 import { LruCache } from './lru-cache.js';
 
 /** A hosted link as the redirect serves it, compiled once per cache fill. */
@@ -10,6 +11,12 @@ export interface HostedLinkEntry {
   slug: string;
   branded: boolean;
   passwordHash: string | null;
+  /** The link's pixels when its plan has pixelInjection, else empty. */
+  pixels: readonly PagePixel[];
+  /** Set when the plan has richFallback: what the fallback page shows. */
+  fallback: {
+    preview: { title: string | null; description: string | null; image: string | null } | null;
+  } | null;
   link: CompiledLink;
 }
 

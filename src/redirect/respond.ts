@@ -1,6 +1,6 @@
 import type { IncomingHttpHeaders, ServerResponse } from 'node:http';
 import type { FastifyReply } from 'fastify';
-import { compileEscapePage, escapePageCsp } from '../core/pages/index.js';
+import { compileEscapePage, escapePageCsp, type PagePixel } from '../core/pages/index.js';
 import type { CompiledDestination } from '../core/resolve.js';
 import { resolveVisit } from '../core/resolve.js';
 import type { Visitor } from '../core/visitor.js';
@@ -20,6 +20,8 @@ export interface VisitOptions {
   branded?: boolean;
   /** The visitor, when the caller already classified it (the hosted redirect routes by device). */
   visitor?: Visitor;
+  /** Ad pixels for the page (hosted, pixelInjection only). */
+  pixels?: readonly PagePixel[];
 }
 
 /** A response, independent of who writes it: Fastify's reply, or the raw fast path. */
@@ -81,15 +83,16 @@ export function createVisitResponder(options: VisitResponderOptions) {
       return redirect;
     }
     const branded = visit.branded ?? false;
-    const page = pageFor(compiled, `${visitor.os}|${visitor.inApp}|${branded}`, () =>
-      compileEscapePage({ target: decision.target, plan: decision.plan, branded, tap: null }),
+    const pixels = visit.pixels ?? [];
+    const page = pageFor(compiled, `${visitor.os}|${visitor.inApp}|${branded}|${pixels.length}`, () =>
+      compileEscapePage({ target: decision.target, plan: decision.plan, branded, tap: null, pixels }),
     );
     const pageNonce = nonce();
     return {
       status: 200,
       headers: {
         'content-type': 'text/html; charset=utf-8',
-        'content-security-policy': escapePageCsp(pageNonce),
+        'content-security-policy': escapePageCsp(pageNonce, { pixels: pixels.length > 0 }),
         'cache-control': 'no-store',
         vary: 'User-Agent',
         'x-content-type-options': 'nosniff',

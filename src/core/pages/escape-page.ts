@@ -2,6 +2,7 @@ import type { AppTarget } from '../platforms/index.js';
 import { escapeAttr, escapeHtml, jsonForScript, safeHref } from './escape-html.js';
 import type { EscapeInstructions, EscapePlan } from './escape-plan.js';
 import { ESCAPE_SCRIPT } from './escape-script.js';
+import { type PagePixel, PIXEL_CSP, pixelScript } from './pixels.js';
 
 export interface EscapePageInput {
   target: AppTarget;
@@ -18,6 +19,8 @@ export interface EscapePageInput {
   tap?: { token: string; reportUrl: string } | null;
   /** BCP 47 language tag of the page; 'en' when absent or malformed. */
   lang?: string;
+  /** Ad pixels to load on the page (hosted, pixelInjection only); the CSP must then come from `escapePageCsp(nonce, {pixels: true})`. */
+  pixels?: readonly PagePixel[];
 }
 
 export type EscapePageTemplate = Omit<EscapePageInput, 'nonce'>;
@@ -27,11 +30,13 @@ const NONCE = /^[A-Za-z0-9+/_-]{1,256}={0,2}$/;
 const LANG = /^[A-Za-z]{2,8}(?:-[A-Za-z0-9]{1,8})*$/;
 
 /** The Content-Security-Policy header value for an escape page rendered with `nonce`. */
-export function escapePageCsp(nonce: string): string {
+export function escapePageCsp(nonce: string, options: { pixels?: boolean } = {}): string {
   checkNonce(nonce);
+  const extra = options.pixels ? PIXEL_CSP : { script: '', img: '', connect: '', frame: '' };
   return (
-    `default-src 'none'; script-src 'nonce-${nonce}'; style-src 'nonce-${nonce}'; img-src data:; ` +
-    "connect-src 'self'; base-uri 'none'; form-action 'none'; frame-ancestors 'none'"
+    `default-src 'none'; script-src 'nonce-${nonce}'${extra.script}; style-src 'nonce-${nonce}'; ` +
+    `img-src data:${extra.img}; connect-src 'self'${extra.connect}; ${extra.frame}` +
+    "base-uri 'none'; form-action 'none'; frame-ancestors 'none'"
   );
 }
 
@@ -57,6 +62,7 @@ const CSS =
   '.w{color:#8ab4f8}.i{background:#3b3000;color:#ffe9a6}}';
 
 const SCRIPT_TAIL = `${ESCAPE_SCRIPT}</script></body></html>`;
+const SCRIPT_END = `${ESCAPE_SCRIPT}</script>`;
 
 const INSTRUCTIONS: Readonly<Record<EscapeInstructions, string>> = {
   wechat: 'To open the app, tap ⋯ at the top right, then “Open in browser”.',
@@ -108,6 +114,14 @@ export function compileEscapePage(input: EscapePageTemplate): (nonce: string) =>
     '<script type="application/json" id="lh-config" nonce="';
   const afterConfigNonce = `">${config}</script><script nonce="`;
 
+  const pixels = pixelScript(input.pixels ?? []);
+  if (pixels !== '') {
+    const pixelTail = `${pixels}</script></body></html>`;
+    return (nonce: string) => {
+      checkNonce(nonce);
+      return `${head}${nonce}${body}${nonce}${afterConfigNonce}${nonce}">${SCRIPT_END}<script nonce="${nonce}">${pixelTail}`;
+    };
+  }
   return (nonce: string) => {
     checkNonce(nonce);
     return `${head}${nonce}${body}${nonce}${afterConfigNonce}${nonce}">${SCRIPT_TAIL}`;

@@ -5,3 +5,5 @@ export type { EscapeInstructions, EscapeKind, EscapePlan } from './escape-plan.j
 export { planEscape, xSafariUrl } from './escape-plan.js';
 export { ESCAPE_SCRIPT } from './escape-script.js';
 export { renderNotFoundPage } from './not-found-page.js';
+export type { PagePixel } from './pixels.js';
+export { PIXEL_CSP, pixelScript } from './pixels.js';

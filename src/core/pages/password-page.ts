@@ -1,4 +1,5 @@
 import { escapeAttr, escapeHtml } from './escape-html.js';
+import { type PagePixel, PIXEL_CSP, pixelScript } from './pixels.js';
 
 export interface PasswordPageInput {
   /** Where the form posts: the link's own path. */
@@ -6,6 +7,7 @@ export interface PasswordPageInput {
   nonce: string;
   error?: 'wrong' | 'too_many' | null;
   branded?: boolean;
+  pixels?: readonly PagePixel[];
 }
 
 const MESSAGES = {
@@ -14,8 +16,11 @@ const MESSAGES = {
 } as const;
 
 /** The CSP of the password form: no script at all, styles by nonce, the form posts to us only. */
-export function passwordPageCsp(nonce: string): string {
-  return `default-src 'none'; style-src 'nonce-${nonce}'; form-action 'self'; base-uri 'none'; frame-ancestors 'none'`;
+export function passwordPageCsp(nonce: string, options: { pixels?: boolean } = {}): string {
+  const pixels = options.pixels
+    ? `script-src 'nonce-${nonce}'${PIXEL_CSP.script}; img-src${PIXEL_CSP.img}; connect-src${PIXEL_CSP.connect}; ${PIXEL_CSP.frame}`
+    : '';
+  return `default-src 'none'; ${pixels}style-src 'nonce-${nonce}'; form-action 'self'; base-uri 'none'; frame-ancestors 'none'`;
 }
 
 const CSS =
@@ -26,6 +31,11 @@ const CSS =
   'border:1px solid #999;border-radius:.5rem}button{margin-top:1rem;width:100%;padding:.9rem;font-size:1rem;' +
   'font-weight:600;border:0;border-radius:.5rem;background:#111;color:#fff}.e{color:#b3261e}' +
   'footer{margin-top:2rem;text-align:center;font-size:.8rem}footer a{color:#777}';
+
+function pixelTag(input: PasswordPageInput): string {
+  const script = pixelScript(input.pixels ?? []);
+  return script === '' ? '' : `<script nonce="${escapeAttr(input.nonce)}">${script}</script>`;
+}
 
 /** A small form that asks for a protected link's password; works without JavaScript. */
 export function renderPasswordPage(input: PasswordPageInput): string {
@@ -40,6 +50,6 @@ export function renderPasswordPage(input: PasswordPageInput): string {
     `<form method="post" action="${escapeAttr(input.action)}"><h1>This link is protected</h1>${error}` +
     '<label for="pw">Password</label>' +
     '<input id="pw" name="password" type="password" autocomplete="current-password" required autofocus>' +
-    `<button type="submit">Continue</button>${brand}</form></body></html>`
+    `<button type="submit">Continue</button>${brand}</form>${pixelTag(input)}</body></html>`
   );
 }
