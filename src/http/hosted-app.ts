@@ -122,6 +122,7 @@ export async function buildHostedApp(deps: HostedAppDeps): Promise<FastifyInstan
       await api.register(async (authed) => {
         authed.addHook('onRequest', requireSession(deps.dashboard.accounts));
         await authed.register(linkRoutes, { links: deps.links, operationPrefix: 'dashboard' });
+        await authed.register(qrRoutes, { links: deps.links, operationId: 'dashboardGetLinkQr' });
       });
     },
     { prefix: '/api' },

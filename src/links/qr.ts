@@ -24,12 +24,15 @@ export const qrQuery = z
   .strict();
 
 /** GET /v1/links/{id}/qr: the short URL as SVG or PNG; anything beyond the format needs qrCustomization. */
-export async function qrRoutes(app: FastifyInstance, deps: { links: LinkService }): Promise<void> {
+export async function qrRoutes(
+  app: FastifyInstance,
+  deps: { links: LinkService; operationId?: string },
+): Promise<void> {
   app.withTypeProvider<ZodTypeProvider>().get(
     '/links/:id/qr',
     {
       schema: {
-        operationId: 'getLinkQr',
+        operationId: deps.operationId ?? 'getLinkQr',
         tags: ['links'],
         params: idParams,
         querystring: qrQuery,

@@ -89,3 +89,43 @@ for (const kind of storeKinds) {
     });
   });
 }
+
+describe('QR customisation is gated by plan (through the dashboard)', () => {
+  it('a sidekick gets the plain QR, and 403 qr_customization for anything beyond the format', async () => {
+    const { sqliteKind } = await import('../helpers/stores.js');
+    const h = await startHosted(sqliteKind);
+    try {
+      const signup = await h.app.inject({
+        method: 'POST',
+        url: '/api/auth/signup',
+        headers: { 'content-type': 'application/json' },
+        payload: { email: 'qr@example.com', password: 'password1', orgName: 'QR' },
+      });
+      const cookie = String(signup.headers['set-cookie']).split(';')[0] ?? '';
+      const link = (
+        await h.app.inject({
+          method: 'POST',
+          url: '/api/links',
+          headers: { cookie, 'content-type': 'application/json' },
+          payload: { url: 'https://example.com/qr' },
+        })
+      ).json();
+      const plain = await h.app.inject({
+        method: 'GET',
+        url: `/api/links/${link.id}/qr?format=png`,
+        headers: { cookie },
+      });
+      expect(plain.statusCode).toBe(200);
+      expect(plain.headers['content-type']).toBe('image/png');
+      const custom = await h.app.inject({
+        method: 'GET',
+        url: `/api/links/${link.id}/qr?size=256`,
+        headers: { cookie },
+      });
+      expect(custom.statusCode).toBe(403);
+      expect(custom.json().error).toBe('qr_customization');
+    } finally {
+      await h.close();
+    }
+  });
+});
