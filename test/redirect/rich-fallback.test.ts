@@ -31,9 +31,9 @@ describe('the rich fallback page', () => {
         image: 'https://cdn.example/c.jpg',
       },
     });
-    const escape = await get(`/${link.slug}`, UA.instagramAndroid);
-    expect(escape.statusCode).toBe(200);
-    expect(escape.body).toContain(
+    const escapePage = await get(`/${link.slug}`, UA.instagramAndroid);
+    expect(escapePage.statusCode).toBe(200);
+    expect(escapePage.body).toContain(
       `S.browser_fallback_url=${encodeURIComponent(`https://lnk.example/_fallback/${link.slug}`)}`,
     );
 
@@ -58,8 +58,8 @@ describe('the rich fallback page', () => {
       })
     ).json();
     await h.accounts.setTier(orgId, 'sidekick');
-    const escape = await get(`/${link.slug}`, UA.instagramAndroid);
-    expect(escape.body).toContain(
+    const escapePage = await get(`/${link.slug}`, UA.instagramAndroid);
+    expect(escapePage.body).toContain(
       `S.browser_fallback_url=${encodeURIComponent('https://www.youtube.com/watch?v=dQw4w9WgXcQ')}`,
     );
     const fallback = await get(`/_fallback/${link.slug}`);
