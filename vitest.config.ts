@@ -7,5 +7,6 @@ export default defineConfig({
     hookTimeout: 30_000,
     // Two cores here and in CI: keep the worker count small so store suites do not starve each other.
     maxWorkers: 2,
+    reporters: ['default', './test/summary-reporter.ts'],
   },
 });
