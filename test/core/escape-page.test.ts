@@ -192,10 +192,20 @@ describe('renderEscapePage: structure and escaping', () => {
   it('compileEscapePage precomputes everything but the nonce', () => {
     const target = targetFor('https://www.youtube.com/watch?v=1');
     const plan = planEscape(target, visitor('android', null));
-    const render = compileEscapePage({ target, plan, tap: TAP });
-    expect(render(NONCE)).toBe(renderEscapePage({ target, plan, tap: TAP, nonce: NONCE }));
-    expect(render('AnotherNonce123')).toContain('nonce="AnotherNonce123"');
-    expect(() => render('bad"nonce')).toThrow(TypeError);
+    const render = compileEscapePage({ target, plan, tap: { reportUrl: TAP.reportUrl } });
+    expect(render(NONCE, TAP.token)).toBe(renderEscapePage({ target, plan, tap: TAP, nonce: NONCE }));
+    expect(render('AnotherNonce123', TAP.token)).toContain('nonce="AnotherNonce123"');
+    expect(() => render('bad"nonce', TAP.token)).toThrow(TypeError);
+    // Each visit splices its own tap token into the meta tag and the config, nowhere else.
+    const page = render(NONCE, 'abc.DEF-123_x');
+    expect(page).toContain('<meta name="linkhop-tap" content="abc.DEF-123_x">');
+    const configText =
+      /<script type="application\/json" id="lh-config"[^>]*>([^<]*)<\/script>/.exec(page)?.[1] ?? '';
+    expect(JSON.parse(configText).token).toBe('abc.DEF-123_x');
+    expect(() => render(NONCE, 'bad"token')).toThrow(TypeError);
+    expect(() => render(NONCE)).toThrow(TypeError);
+    // Compiled without a report URL (the engine), a page never carries a token.
+    expect(compileEscapePage({ target, plan })(NONCE, 'abc.def')).not.toContain('linkhop-tap');
   });
 });
 

@@ -23,7 +23,10 @@ export interface EscapePageInput {
   pixels?: readonly PagePixel[];
 }
 
-export type EscapePageTemplate = Omit<EscapePageInput, 'nonce'>;
+/** What a page is compiled from: everything but the per-response nonce and tap token. */
+export type EscapePageTemplate = Omit<EscapePageInput, 'nonce' | 'tap'> & {
+  tap?: { reportUrl: string } | null;
+};
 
 const BRAND_URL = 'https://github.com/linkhop/linkhop';
 const NONCE = /^[A-Za-z0-9+/_-]{1,256}={0,2}$/;
@@ -79,31 +82,39 @@ function primaryLink(plan: EscapePlan, name: string): string {
   return `<a id="lh-open" class="b" href="${escapeAttr(href)}">${label}</a>`;
 }
 
+// Tap tokens are base64url segments joined by dots: nothing in them needs escaping in an attribute or JSON.
+const TAP_TOKEN = /^[A-Za-z0-9_-]+(?:\.[A-Za-z0-9_-]+)*$/;
+const TOKEN_SLOT = '__lh_tap_token__';
+
+/** A compiled page: only the per-response parts are left, the nonce and (hosted) the visit's tap token. */
+export type EscapePageRenderer = (nonce: string, tapToken?: string) => string;
+
 /**
- * Precomputes everything but the nonce (escaping, config JSON, markup); the returned function only
- * checks the nonce and splices it into three places.
+ * Precomputes everything but the nonce and the tap token (escaping, config JSON, markup); the returned
+ * function checks both and splices them in. A tap token is used only when the template was compiled with
+ * a report URL (`tap`), so the engine's pages never carry one.
  */
-export function compileEscapePage(input: EscapePageTemplate): (nonce: string) => string {
+export function compileEscapePage(input: EscapePageTemplate): EscapePageRenderer {
   const { target, plan } = input;
   const name = escapeHtml(target.platformName);
   const lang = input.lang !== undefined && LANG.test(input.lang) ? input.lang : 'en';
-  const tap = input.tap ?? null;
+  const reportUrl = input.tap?.reportUrl ?? null;
   const primary = primaryLink(plan, name);
   const web = escapeAttr(safeHref(plan.web));
   const config = jsonForScript({
     kind: primary === '' ? null : (plan.primary?.kind ?? null),
     auto: primary !== '' && plan.autoAttempt,
     web: plan.web,
-    token: tap === null ? null : tap.token,
-    report: tap === null ? null : tap.reportUrl,
+    token: reportUrl === null ? null : TOKEN_SLOT,
+    report: reportUrl,
   });
+  const [configBefore, configAfter = ''] = config.split(TOKEN_SLOT);
 
-  const head =
+  const headStart =
     `<!doctype html><html lang="${escapeAttr(lang)}"><head><meta charset="utf-8">` +
     '<meta name="viewport" content="width=device-width,initial-scale=1">' +
-    '<meta name="robots" content="noindex">' +
-    (tap === null ? '' : `<meta name="linkhop-tap" content="${escapeAttr(tap.token)}">`) +
-    `<title>Open in ${name}</title><style nonce="`;
+    '<meta name="robots" content="noindex">';
+  const headEnd = `<title>Open in ${name}</title><style nonce="`;
   const body =
     `">${CSS}</style></head><body><main><h1>${name}</h1>${primary}` +
     (plan.instructions === null ? '' : `<p class="i">${escapeHtml(INSTRUCTIONS[plan.instructions])}</p>`) +
@@ -112,23 +123,25 @@ export function compileEscapePage(input: EscapePageTemplate): (nonce: string) =>
       ? `<footer><a id="lh-brand" href="${BRAND_URL}" rel="noreferrer">linkhop</a></footer>`
       : '') +
     '<script type="application/json" id="lh-config" nonce="';
-  const afterConfigNonce = `">${config}</script><script nonce="`;
-
   const pixels = pixelScript(input.pixels ?? []);
-  if (pixels !== '') {
-    const pixelTail = `${pixels}</script></body></html>`;
-    return (nonce: string) => {
-      checkNonce(nonce);
-      return `${head}${nonce}${body}${nonce}${afterConfigNonce}${nonce}">${SCRIPT_END}<script nonce="${nonce}">${pixelTail}`;
-    };
-  }
-  return (nonce: string) => {
+  const tail = pixels === '' ? SCRIPT_TAIL : null;
+
+  return (nonce: string, tapToken?: string) => {
     checkNonce(nonce);
-    return `${head}${nonce}${body}${nonce}${afterConfigNonce}${nonce}">${SCRIPT_TAIL}`;
+    let meta = '';
+    let configJson = configBefore ?? '';
+    if (reportUrl !== null) {
+      const token = tapToken ?? '';
+      if (!TAP_TOKEN.test(token)) throw new TypeError('escape page tap token must be base64url segments');
+      meta = `<meta name="linkhop-tap" content="${token}">`;
+      configJson = `${configBefore}${token}${configAfter}`;
+    }
+    const scripts = tail ?? `${SCRIPT_END}<script nonce="${nonce}">${pixels}</script></body></html>`;
+    return `${headStart}${meta}${headEnd}${nonce}${body}${nonce}">${configJson}</script><script nonce="${nonce}">${scripts}`;
   };
 }
 
 /** The interstitial that hands the visitor to the native app (reference 3.6). */
 export function renderEscapePage(input: EscapePageInput): string {
-  return compileEscapePage(input)(input.nonce);
+  return compileEscapePage(input)(input.nonce, input.tap?.token);
 }
