@@ -5,6 +5,12 @@ import pino, { type Logger } from 'pino';
 import { createAccountRepo } from './accounts/repo.js';
 import { verifyPassword } from './accounts/secrets.js';
 import { createAccountService } from './accounts/service.js';
+import { CAPTURE_RATE_LIMIT } from './audience/routes.js';
+import { createAudienceService } from './audience/service.js';
+import { createSegmentService } from './broadcasts/segments.js';
+import { createBroadcastService } from './broadcasts/service.js';
+import { createUnsubscribeService } from './broadcasts/unsubscribe.js';
+import { createBroadcastWorker, createSmtpTransport } from './broadcasts/worker.js';
 import { type Config, parseConfig } from './config.js';
 import type { CompiledDestination } from './core/resolve.js';
 import { compileDestination } from './core/resolve.js';
@@ -31,6 +37,11 @@ import { createNonceSource } from './redirect/nonce.js';
 import { createPasswordCookies } from './redirect/password-gate.js';
 import { createVisitResponder } from './redirect/respond.js';
 import { resolveSessionSecret } from './session-secret.js';
+import { createSocialAccountService } from './social/accounts.js';
+import { createAutomationService } from './social/automations.js';
+import type { SocialDeps } from './social/deps.js';
+import { createSocialIntake } from './social/intake.js';
+import { createRefreshSweep } from './social/refresh.js';
 import { migrateToLatest, openStore, type Store } from './store/database.js';
 import { pingStore } from './store/health.js';
 import type { WebhookEvent } from './webhooks/schema.js';
@@ -124,6 +135,40 @@ export async function composeHosted(config: Config, store: Store, logger: Logger
     }
   };
 
+  const audience = createAudienceService({
+    store,
+    now: () => new Date(),
+    uuid: randomUUID,
+    flagsOff: config.flagsOff,
+    emit: (orgId, data) => emitEvent(orgId, 'contact.captured', data),
+  });
+  const segments = createSegmentService({
+    store,
+    now: () => new Date(),
+    uuid: randomUUID,
+    flagsOff: config.flagsOff,
+  });
+  // Without SMTP_URL there is no worker, and sending answers 503 not_provisioned.
+  const broadcastWorker = config.smtpUrl
+    ? createBroadcastWorker({
+        store,
+        transport: createSmtpTransport(config.smtpUrl),
+        from: config.mailFrom ?? `linkhop <no-reply@${new URL(config.baseUrl).hostname}>`,
+        baseUrl: config.baseUrl,
+        now: () => new Date(),
+        logger,
+      })
+    : undefined;
+  const broadcasts = createBroadcastService({
+    store,
+    segments,
+    now: () => new Date(),
+    uuid: randomUUID,
+    flagsOff: config.flagsOff,
+    mailConfigured: broadcastWorker !== undefined,
+    nudge: () => broadcastWorker?.nudge(),
+  });
+
   const accountRepo = createAccountRepo(store);
   const accounts = createAccountService({ repo: accountRepo, now: () => new Date(), uuid: randomUUID });
   const linkRepo = createLinkRepo(store);
@@ -148,6 +193,18 @@ export async function composeHosted(config: Config, store: Store, logger: Logger
   });
   const classify = createVisitorClassifier();
   const nonce = createNonceSource();
+  const socialDeps: SocialDeps = {
+    store,
+    social: config.social,
+    flagsOff: config.flagsOff,
+    baseUrl: config.baseUrl,
+    stateSecret: sessionSecret,
+    links,
+    now: () => new Date(),
+    uuid: randomUUID,
+    logger,
+  };
+  const socialIntake = createSocialIntake(socialDeps);
 
   const app = await buildHostedApp({
     logger,
@@ -171,6 +228,20 @@ export async function composeHosted(config: Config, store: Store, logger: Logger
       now: () => new Date(),
     }),
     webhooks,
+    social: {
+      accounts: createSocialAccountService(socialDeps),
+      automations: createAutomationService(socialDeps),
+      intake: socialIntake,
+      sweep: createRefreshSweep(socialDeps),
+      appSecret: config.social.appSecret,
+      verifyToken: config.social.verifyToken,
+      cronSecret: config.cronSecret,
+    },
+    audience,
+    segments,
+    broadcasts,
+    unsubscribe: createUnsubscribeService({ store, now: () => new Date() }),
+    captureLimiter: limiter(CAPTURE_RATE_LIMIT, 'linkhop:rl:capture:'),
     previews: createPreviewService({
       store,
       links,
@@ -196,17 +267,21 @@ export async function composeHosted(config: Config, store: Store, logger: Logger
       passwordAttempts: limiter(PASSWORD_ATTEMPTS, 'linkhop:rl:pw:'),
       nonce,
       baseUrl: config.baseUrl,
+      flagsOff: config.flagsOff,
       now: Date.now,
       random: Math.random,
     },
   });
   deliveries.start();
+  broadcastWorker?.start();
   return {
     app,
     async close() {
       await app.close();
+      await socialIntake.drain();
       // Pending deliveries stay in the outbox; the next worker, here or on another instance, sends them.
       await deliveries.stop();
+      await broadcastWorker?.stop();
       await fetcher.close();
       await cache.close();
       if (redis) await Promise.all([redis.publisher.quit(), redis.subscriber.quit()]);

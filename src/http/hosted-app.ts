@@ -9,6 +9,12 @@ import {
 } from 'fastify-type-provider-zod';
 import { type DashboardAccountDeps, dashboardAccountRoutes } from '../accounts/dashboard-routes.js';
 import { meRoutes } from '../accounts/routes.js';
+import { audienceRoutes, captureRoutes } from '../audience/routes.js';
+import type { AudienceService } from '../audience/service.js';
+import { broadcastRoutes } from '../broadcasts/routes.js';
+import { type SegmentService, segmentRoutes } from '../broadcasts/segments.js';
+import type { BroadcastService } from '../broadcasts/service.js';
+import { type UnsubscribeService, unsubscribeRoutes } from '../broadcasts/unsubscribe.js';
 import { appError } from '../errors.js';
 import { type FolderService, folderRoutes } from '../folders/folders.js';
 import { type PreviewService, previewRoutes } from '../links/preview.js';
@@ -23,11 +29,18 @@ import {
   type HostedRedirectDeps,
   hostedRedirectRoutes,
 } from '../redirect/hosted-routes.js';
+import type { SocialAccountService } from '../social/accounts.js';
+import type { AutomationService } from '../social/automations.js';
+import type { SocialIntake } from '../social/intake.js';
+import type { SweepCounts } from '../social/refresh.js';
+import { socialRoutes } from '../social/routes.js';
+import { socialInternalRoutes, socialPublicRoutes } from '../social/webhook-routes.js';
 import { webhookRoutes } from '../webhooks/routes.js';
 import type { WebhookService } from '../webhooks/service.js';
 import { hostedErrorHandler, sendError } from './errors.js';
 import { sendNotFoundPage } from './html.js';
 import { logsRequests } from './logging.js';
+import type { RateLimiter } from './rate-limit.js';
 import { registerCsrfGuard, requireSession } from './session-auth.js';
 import { registerV1Auth, type V1AuthDeps } from './v1-auth.js';
 
@@ -43,6 +56,20 @@ export interface HostedAppDeps {
   receipts: ReceiptService;
   previews: PreviewService;
   webhooks: WebhookService;
+  social: {
+    accounts: SocialAccountService;
+    automations: AutomationService;
+    intake: SocialIntake;
+    sweep: () => Promise<SweepCounts>;
+    appSecret: string | undefined;
+    verifyToken: string | undefined;
+    cronSecret: string | undefined;
+  };
+  audience: AudienceService;
+  segments: SegmentService;
+  broadcasts: BroadcastService;
+  unsubscribe: UnsubscribeService;
+  captureLimiter: RateLimiter;
   redirect: HostedRedirectDeps;
 }
 
@@ -110,6 +137,7 @@ export async function buildHostedApp(deps: HostedAppDeps): Promise<FastifyInstan
       await v1.register(qrRoutes, { links: deps.links });
       await v1.register(previewRoutes, { previews: deps.previews });
       await v1.register(webhookRoutes, { webhooks: deps.webhooks });
+      await v1.register(audienceRoutes, { audience: deps.audience });
       await v1.register(receiptRoutes, { receipts: deps.receipts });
     },
     { prefix: '/v1' },
@@ -123,10 +151,33 @@ export async function buildHostedApp(deps: HostedAppDeps): Promise<FastifyInstan
         authed.addHook('onRequest', requireSession(deps.dashboard.accounts));
         await authed.register(linkRoutes, { links: deps.links, operationPrefix: 'dashboard' });
         await authed.register(qrRoutes, { links: deps.links, operationId: 'dashboardGetLinkQr' });
+        await authed.register(audienceRoutes, { audience: deps.audience, dashboard: true });
+        await authed.register(segmentRoutes, { segments: deps.segments });
+        await authed.register(broadcastRoutes, { broadcasts: deps.broadcasts });
+        await authed.register(socialRoutes, {
+          accounts: deps.social.accounts,
+          automations: deps.social.automations,
+        });
       });
     },
     { prefix: '/api' },
   );
+
+  // Outside the CSRF guard on purpose: the capture form may post as a plain form, and mail clients POST
+  // to /u/{token} (RFC 8058) from other sites.
+  await app.register(captureRoutes, {
+    audience: deps.audience,
+    limiter: deps.captureLimiter,
+    geoHeader: deps.redirect.geoHeader,
+  });
+  await app.register(unsubscribeRoutes, { unsubscribe: deps.unsubscribe });
+  // The provider's deliveries and the cron sweep carry their own credentials (signature, x-cron-secret).
+  await app.register(socialPublicRoutes, {
+    intake: deps.social.intake,
+    appSecret: deps.social.appSecret,
+    verifyToken: deps.social.verifyToken,
+  });
+  await app.register(socialInternalRoutes, { cronSecret: deps.social.cronSecret, sweep: deps.social.sweep });
 
   await app.register(receiptKeyRoutes, { receipts: deps.receipts });
   await app.register(hostedRedirectRoutes, deps.redirect);

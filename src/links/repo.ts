@@ -31,6 +31,7 @@ export interface LinkRecord {
 /** What the redirect needs: the link, its organization's tier (branding, pixels, fallback) and its pixels. */
 export interface RedirectRecord extends LinkRecord {
   tier: string;
+  orgName: string;
   pixels: { type: 'meta' | 'tiktok' | 'gtm'; pixelId: string }[];
   /** The preview shown on the rich fallback page (custom when set, else scraped), or null. */
   preview: { title: string | null; description: string | null; image: string | null } | null;
@@ -238,12 +239,12 @@ export function createLinkRepo(store: Store) {
         .selectFrom('links')
         .innerJoin('organizations', 'organizations.id', 'links.org_id')
         .selectAll('links')
-        .select('organizations.tier as tier')
+        .select(['organizations.tier as tier', 'organizations.name as org_name'])
         .where('links.host', '=', host)
         .where('links.slug', '=', slug)
         .executeTakeFirst();
       if (!row) return undefined;
-      const { tier, ...link } = row;
+      const { tier, org_name: orgName, ...link } = row;
       const [record] = await attach(db, [link]);
       if (!record) return undefined;
       const pixels = await db
@@ -262,6 +263,7 @@ export function createLinkRepo(store: Store) {
       return {
         ...record,
         tier,
+        orgName,
         preview: shown ? (JSON.parse(shown) as RedirectRecord['preview']) : null,
         pixels: pixels.map((pixel) => ({
           type: pixel.type as 'meta' | 'tiktok' | 'gtm',

@@ -1,6 +1,7 @@
 import type { IncomingHttpHeaders } from 'node:http';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { hasFeature, isTier } from '../accounts/plans.js';
+import { captureFormAllowed, renderCaptureForm } from '../audience/capture-form.js';
 import { chooseDestination, compileLink } from '../core/link-compile.js';
 import { fallbackPageCsp, renderFallbackPage } from '../core/pages/fallback-page.js';
 import { passwordPageCsp, renderPasswordPage } from '../core/pages/password-page.js';
@@ -34,6 +35,7 @@ export interface HostedRedirectDeps {
   /** Password attempts, counted per link and address. */
   passwordAttempts: RateLimiter;
   nonce: () => string;
+  flagsOff: ReadonlySet<string>;
   /** Origin of the default host (BASE_URL), for the fallback page's absolute address. */
   baseUrl: string;
   now: () => number;
@@ -74,7 +76,19 @@ export async function hostedRedirectRoutes(app: FastifyInstance, deps: HostedRed
       branded: !hasFeature(tier, 'removeBranding'),
       passwordHash: record.passwordHash,
       pixels: hasFeature(tier, 'pixelInjection') ? record.pixels : [],
-      fallback: rich ? { preview: record.preview } : null,
+      fallback: rich
+        ? {
+            preview: record.preview,
+            capture: captureFormAllowed({
+              tier,
+              flagsOff: deps.flagsOff,
+              captureEmails: record.captureEmails,
+              host,
+            })
+              ? { orgName: record.orgName }
+              : null,
+          }
+        : null,
       // With richFallback, Android lands on our fallback page when the app cannot take the hand-off.
       link: compileLink(deps.table, record, rich ? { fallbackUrl: `${origin}/_fallback/${slug}` } : {}),
     };
@@ -146,7 +160,10 @@ export async function hostedRedirectRoutes(app: FastifyInstance, deps: HostedRed
     return reply
       .code(200)
       .header('content-type', 'text/html; charset=utf-8')
-      .header('content-security-policy', fallbackPageCsp(nonce, { pixels: entry.pixels.length > 0 }))
+      .header(
+        'content-security-policy',
+        fallbackPageCsp(nonce, { pixels: entry.pixels.length > 0, capture: entry.fallback.capture !== null }),
+      )
       .header('cache-control', 'no-store')
       .header('x-content-type-options', 'nosniff')
       .send(
@@ -156,6 +173,15 @@ export async function hostedRedirectRoutes(app: FastifyInstance, deps: HostedRed
           preview: entry.fallback.preview,
           branded: entry.branded,
           pixels: entry.pixels,
+          ...(entry.fallback.capture
+            ? {
+                captureForm: renderCaptureForm({
+                  slug: entry.slug,
+                  orgName: entry.fallback.capture.orgName,
+                  nonce,
+                }),
+              }
+            : {}),
         }),
       );
   });

@@ -16,6 +16,8 @@ export interface HostedLinkEntry {
   /** Set when the plan has richFallback: what the fallback page shows. */
   fallback: {
     preview: { title: string | null; description: string | null; image: string | null } | null;
+    /** Set when the capture form shows (rule 5 of 4.4): the organization's display name for the consent. */
+    capture: { orgName: string } | null;
   } | null;
   link: CompiledLink;
 }

@@ -66,6 +66,8 @@ export async function migrateToLatest(store: Store): Promise<MigrationReport> {
   const migrator = new Migrator({
     db: store.db,
     provider: migrationProvider,
+    // Migrations are numbered per domain; a later-numbered one may land first on a deployed database.
+    allowUnorderedMigrations: true,
     ...(store.schema ? { migrationTableSchema: store.schema } : {}),
   });
   const { error, results } = await migrator.migrateToLatest();

@@ -1,5 +1,12 @@
 import type { Generated } from 'kysely';
 import type { WebhookDeliveryTable, WebhookTable } from './migrations/006-webhooks.js';
+import type { DmAutomationTable, DmFiringTable, SocialAccountTable } from './migrations/009-social.js';
+import type {
+  BroadcastRecipientTable,
+  BroadcastTable,
+  ContactTable,
+  SegmentTable,
+} from './migrations/011-audience.js';
 
 /**
  * The tables as Kysely sees them. Portable column types on purpose: timestamps are ISO 8601 UTC
@@ -123,4 +130,11 @@ export interface Database {
   link_previews: LinkPreviewTable;
   webhooks: WebhookTable;
   webhook_deliveries: WebhookDeliveryTable;
+  contacts: ContactTable;
+  segments: SegmentTable;
+  broadcasts: BroadcastTable;
+  broadcast_recipients: BroadcastRecipientTable;
+  social_accounts: SocialAccountTable;
+  dm_automations: DmAutomationTable;
+  dm_firings: DmFiringTable;
 }

@@ -56,7 +56,17 @@ export const postgresKind: StoreKind = {
     await admin.query(`create schema ${schema}`);
     await admin.end();
     const store = openStore(postgresUrl, { schema, maxConnections: 4 });
-    await migrateToLatest(store);
+    // Kysely's migrator introspects every schema; a parallel suite dropping its own schema mid-scan makes
+    // that scan fail with "does not exist". Such a failure is about the other schema: try again.
+    for (let attempt = 1; ; attempt++) {
+      try {
+        await migrateToLatest(store);
+        break;
+      } catch (error) {
+        if (attempt >= 5 || !/does not exist/.test(String(error))) throw error;
+        await new Promise((resolve) => setTimeout(resolve, 50 * attempt));
+      }
+    }
     return {
       store,
       url: postgresUrl,

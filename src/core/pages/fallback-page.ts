@@ -12,14 +12,26 @@ export interface FallbackPageInput {
   preview: { title: string | null; description: string | null; image: string | null } | null;
   branded?: boolean;
   pixels?: readonly PagePixel[];
+  /** The email capture form, already rendered with this response's nonce (audience capture). */
+  captureForm?: string;
 }
 
-export function fallbackPageCsp(nonce: string, options: { pixels?: boolean } = {}): string {
-  const extra = options.pixels ? PIXEL_CSP : { script: '', img: '', connect: '', frame: '' };
-  const script = options.pixels
-    ? `script-src 'nonce-${nonce}'${extra.script}; connect-src${extra.connect}; ${extra.frame}`
-    : '';
-  return `default-src 'none'; ${script}style-src 'nonce-${nonce}'; img-src https: data:; base-uri 'none'; form-action 'self'; frame-ancestors 'none'`;
+export function fallbackPageCsp(
+  nonce: string,
+  options: { pixels?: boolean; capture?: boolean } = {},
+): string {
+  const { pixels = false, capture = false } = options;
+  let scripts = '';
+  if (pixels || capture) {
+    const connect = `${capture ? " 'self'" : ''}${pixels ? PIXEL_CSP.connect : ''}`;
+    scripts =
+      `script-src 'nonce-${nonce}'${pixels ? PIXEL_CSP.script : ''}; connect-src${connect}; ` +
+      (pixels ? PIXEL_CSP.frame : '');
+  }
+  return (
+    `default-src 'none'; ${scripts}style-src 'nonce-${nonce}'; img-src https: data:; ` +
+    "base-uri 'none'; form-action 'self'; frame-ancestors 'none'"
+  );
 }
 
 const CSS =
@@ -55,6 +67,7 @@ export function renderFallbackPage(input: FallbackPageInput): string {
     (preview?.description ? `<p>${escapeHtml(preview.description)}</p>` : '') +
     `<div class="h">${escapeHtml(host)}</div></div></article>` +
     `<a class="b" href="${escapeAttr(href)}">Continue to ${escapeHtml(host || 'the website')}</a>` +
+    (input.captureForm ?? '') +
     (input.branded ? '<footer><a href="https://github.com/linkhop/linkhop">linkhop</a></footer>' : '') +
     `</main>${pixels === '' ? '' : `<script nonce="${nonce}">${pixels}</script>`}</body></html>`
   );

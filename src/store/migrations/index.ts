@@ -6,6 +6,8 @@ import * as linkPowers from './004-link-powers.js';
 import * as signingKeys from './005-signing-keys.js';
 import * as webhooks from './006-webhooks.js';
 import * as linkPreviews from './007-link-previews.js';
+import * as social from './009-social.js';
+import * as audience from './011-audience.js';
 
 /**
  * One ordered set of migrations for both dialects, listed in code (not read from a folder) so the
@@ -19,6 +21,8 @@ const migrations: Record<string, Migration> = {
   '005-signing-keys': signingKeys,
   '006-webhooks': webhooks,
   '007-link-previews': linkPreviews,
+  '009-social': social,
+  '011-audience': audience,
 };
 
 export const migrationProvider: MigrationProvider = {

@@ -1,0 +1,36 @@
+/**
+ * The audience CSV (hosted-service.md section 2): RFC 4180 quoting and CRLF line ends, and every cell
+ * that a spreadsheet would read as a formula (=, +, -, @, tab, carriage return first) neutralized with a
+ * leading apostrophe, because the list holds text typed by strangers on a public form.
+ */
+
+export const AUDIENCE_CSV_HEADER = 'email,source_slug,country,consent_text,captured_at';
+
+const FORMULA_START = /^[=+\-@\t\r]/;
+
+export function neutralize(value: string): string {
+  return FORMULA_START.test(value) ? `'${value}` : value;
+}
+
+export function csvCell(value: string | null): string {
+  if (value === null) return '';
+  const safe = neutralize(value);
+  return /[",\r\n]/.test(safe) ? `"${safe.replace(/"/g, '""')}"` : safe;
+}
+
+export interface CsvContact {
+  email: string;
+  sourceSlug: string | null;
+  country: string | null;
+  consentText: string;
+  createdAt: string;
+}
+
+export function audienceCsv(contacts: readonly CsvContact[]): string {
+  const lines = contacts.map((contact) =>
+    [contact.email, contact.sourceSlug, contact.country, contact.consentText, contact.createdAt]
+      .map(csvCell)
+      .join(','),
+  );
+  return `${[AUDIENCE_CSV_HEADER, ...lines].join('\r\n')}\r\n`;
+}

@@ -1,0 +1,240 @@
+import { hasFeature, isTier } from '../accounts/plans.js';
+import type { OrgContext } from '../accounts/service.js';
+import { appError } from '../errors.js';
+import type { Store } from '../store/database.js';
+import { isUniqueViolation } from '../store/database.js';
+import type { RecipientStatus } from '../store/migrations/011-audience.js';
+import { audienceCsv } from './csv.js';
+import { audienceDb } from './db.js';
+
+/** Captured contacts (hosted-service.md 2, 4.4): the public capture, the lists, detail, delete, export. */
+
+export const MAX_EMAIL_LENGTH = 254;
+export const DASHBOARD_LIST_LIMIT = 500;
+// Deliberately plain: an address with no spaces or control characters, one @, a dot in the domain. It
+// also keeps CR/LF out of anything that later becomes a mail header.
+const EMAIL_SHAPE = /^[^\s@\p{Cc}]+@[^\s@\p{Cc}]+\.[^\s@\p{Cc}]+$/u;
+
+/** The consent wording, written by the server with the organization's display name; stored per contact. */
+export function consentText(orgName: string): string {
+  return `I agree to receive emails from ${orgName}. I can unsubscribe at any time with the link in every email.`;
+}
+
+export interface Contact {
+  id: string;
+  email: string;
+  sourceSlug: string | null;
+  country: string | null;
+  createdAt: string;
+}
+
+export interface ContactDetail extends Contact {
+  consentText: string;
+  unsubscribedAt: string | null;
+  sourceLinkId: string | null;
+  broadcasts: {
+    id: string;
+    subject: string;
+    status: RecipientStatus;
+    reason: string | null;
+    sentAt: string | null;
+  }[];
+}
+
+export interface CaptureInput {
+  slug: string;
+  email: string;
+  consent: unknown;
+  website: string;
+  country: string | null;
+}
+
+export interface AudienceServiceDeps {
+  store: Store;
+  now: () => Date;
+  uuid: () => string;
+  flagsOff: ReadonlySet<string>;
+  /** contact.captured to the organization's webhooks; never throws (main.ts's emitEvent). */
+  emit: (
+    orgId: string,
+    data: { email: string; sourceSlug: string; country: string | null; createdAt: string },
+  ) => Promise<void>;
+}
+
+type ContactRow = {
+  id: string;
+  email: string;
+  source_slug: string | null;
+  country: string | null;
+  created_at: string;
+};
+const toContact = (row: ContactRow): Contact => ({
+  id: row.id,
+  email: row.email,
+  sourceSlug: row.source_slug,
+  country: row.country,
+  createdAt: row.created_at,
+});
+const LIST_COLUMNS = ['id', 'email', 'source_slug', 'country', 'created_at'] as const;
+
+export function createAudienceService(deps: AudienceServiceDeps) {
+  const db = audienceDb(deps.store);
+
+  // Reading the list is gated by the product flag only: a downgraded organization keeps its contacts.
+  const requireFlag = () => {
+    if (deps.flagsOff.has('audienceCapture')) throw appError('feature_disabled');
+  };
+
+  return {
+    /**
+     * Rules 1 to 5 of 4.4. Returns whether a new contact was stored; every refusal is silent because
+     * the route answers 204 whatever happens.
+     */
+    async capture(input: CaptureInput): Promise<boolean> {
+      if (input.consent !== true || input.website !== '') return false;
+      const email = input.email.trim().toLowerCase();
+      if (input.email.length > MAX_EMAIL_LENGTH || !EMAIL_SHAPE.test(email)) return false;
+      if (deps.flagsOff.has('audienceCapture')) return false;
+      // Default-host links only (host ''): a custom domain's page is not ours to collect on.
+      const link = await db
+        .selectFrom('links')
+        .innerJoin('organizations', 'organizations.id', 'links.org_id')
+        .select([
+          'links.id',
+          'links.org_id',
+          'links.capture_emails',
+          'organizations.name',
+          'organizations.tier',
+        ])
+        .where('links.host', '=', '')
+        .where('links.slug', '=', input.slug)
+        .executeTakeFirst();
+      if (!link || Number(link.capture_emails) !== 1) return false;
+      if (!isTier(link.tier) || !hasFeature(link.tier, 'audienceCapture')) return false;
+      const createdAt = deps.now().toISOString();
+      try {
+        await db
+          .insertInto('contacts')
+          .values({
+            id: deps.uuid(),
+            org_id: link.org_id,
+            email,
+            consent_text: consentText(link.name),
+            source_slug: input.slug,
+            source_link_id: link.id,
+            country: input.country,
+            unsubscribed_at: null,
+            created_at: createdAt,
+          })
+          .execute();
+      } catch (error) {
+        if (isUniqueViolation(error)) return false; // a repeat email: silent, fires nothing
+        throw error;
+      }
+      await deps.emit(link.org_id, { email, sourceSlug: input.slug, country: input.country, createdAt });
+      return true;
+    },
+
+    /** Newest first; `{count}` is the organization's total, not the page size. No page: everything. */
+    async list(ctx: OrgContext, page: { limit?: number; offset?: number }) {
+      requireFlag();
+      let query = db
+        .selectFrom('contacts')
+        .select(LIST_COLUMNS)
+        .where('org_id', '=', ctx.orgId)
+        .orderBy('created_at', 'desc')
+        .orderBy('id', 'desc');
+      if (page.limit !== undefined) query = query.limit(page.limit);
+      if (page.offset !== undefined) query = query.offset(page.offset).limit(page.limit ?? 1_000_000_000);
+      const [rows, total] = await Promise.all([
+        query.execute(),
+        db
+          .selectFrom('contacts')
+          .select((eb) => eb.fn.countAll<number>().as('n'))
+          .where('org_id', '=', ctx.orgId)
+          .executeTakeFirstOrThrow(),
+      ]);
+      return { count: Number(total.n), contacts: rows.map(toContact) };
+    },
+
+    async detail(ctx: OrgContext, id: string): Promise<ContactDetail> {
+      requireFlag();
+      const row = await db
+        .selectFrom('contacts as c')
+        // sourceLinkId only while that link still exists in the organization.
+        .leftJoin('links as l', (join) =>
+          join.onRef('l.id', '=', 'c.source_link_id').onRef('l.org_id', '=', 'c.org_id'),
+        )
+        .selectAll('c')
+        .select('l.id as live_link_id')
+        .where('c.org_id', '=', ctx.orgId)
+        .where('c.id', '=', id)
+        .executeTakeFirst();
+      if (!row) throw appError('not_found', 'No such contact');
+      const sends = await db
+        .selectFrom('broadcast_recipients as r')
+        .innerJoin('broadcasts as b', 'b.id', 'r.broadcast_id')
+        .select(['b.id', 'b.subject', 'r.status', 'r.reason', 'r.sent_at', 'r.created_at'])
+        .where('r.org_id', '=', ctx.orgId)
+        .where('r.contact_id', '=', id)
+        .orderBy('r.created_at', 'desc')
+        .execute();
+      return {
+        ...toContact(row),
+        consentText: row.consent_text,
+        unsubscribedAt: row.unsubscribed_at,
+        sourceLinkId: row.live_link_id ?? null,
+        broadcasts: sends.map((send) => ({
+          id: send.id,
+          subject: send.subject,
+          status: send.status,
+          reason: send.reason,
+          sentAt: send.sent_at,
+        })),
+      };
+    },
+
+    /** The row is gone; recipient rows keep the broadcast's counts but lose the link to the person. */
+    async remove(ctx: OrgContext, id: string): Promise<{ deleted: true }> {
+      const gone = await db.transaction().execute(async (trx) => {
+        await trx
+          .updateTable('broadcast_recipients')
+          .set({ contact_id: null })
+          .where('org_id', '=', ctx.orgId)
+          .where('contact_id', '=', id)
+          .execute();
+        const result = await trx
+          .deleteFrom('contacts')
+          .where('org_id', '=', ctx.orgId)
+          .where('id', '=', id)
+          .executeTakeFirst();
+        return Number(result.numDeletedRows) > 0;
+      });
+      if (!gone) throw appError('not_found', 'No such contact');
+      return { deleted: true };
+    },
+
+    /** The whole list, oldest first, as the spec's CSV. */
+    async exportCsv(ctx: OrgContext): Promise<string> {
+      requireFlag();
+      const rows = await db
+        .selectFrom('contacts')
+        .select(['email', 'source_slug', 'country', 'consent_text', 'created_at'])
+        .where('org_id', '=', ctx.orgId)
+        .orderBy('created_at', 'asc')
+        .orderBy('id', 'asc')
+        .execute();
+      return audienceCsv(
+        rows.map((row) => ({
+          email: row.email,
+          sourceSlug: row.source_slug,
+          country: row.country,
+          consentText: row.consent_text,
+          createdAt: row.created_at,
+        })),
+      );
+    },
+  };
+}
+
+export type AudienceService = ReturnType<typeof createAudienceService>;

@@ -1,0 +1,218 @@
+import type { FastifyInstance } from 'fastify';
+import type { ZodTypeProvider } from 'fastify-type-provider-zod';
+import type { ExpressionBuilder } from 'kysely';
+import { z } from 'zod';
+import type { OrgContext } from '../accounts/service.js';
+import { type AudienceDb, audienceDb } from '../audience/db.js';
+import { AppError, appError, featureError } from '../errors.js';
+import { errorResponses, idParams } from '../http/schemas.js';
+import { orgOf } from '../http/v1-auth.js';
+import type { Store } from '../store/database.js';
+
+/** Audience segments (decisions.md "Broadcasts and segments"): saved filters over the contact list. */
+
+const day = z.iso.date();
+const instant = z.iso.datetime({ offset: true });
+const bound = z.union([day, instant]);
+
+export const segmentFilterSchema = z
+  .object({
+    sourceSlug: z.string().min(1).max(64).optional(),
+    country: z
+      .string()
+      .regex(/^[A-Za-z]{2}$/, 'country is an ISO 3166 alpha-2 code')
+      .transform((code) => code.toUpperCase())
+      .optional(),
+    capturedFrom: bound.optional().describe('inclusive; a date or an instant'),
+    capturedTo: bound.optional().describe('inclusive; a date means the whole of that day (UTC)'),
+  })
+  .strict();
+export type SegmentFilter = z.infer<typeof segmentFilterSchema>;
+// The response twin: no transforms, which a response serializer cannot run backwards.
+const segmentFilterOut = z
+  .object({
+    sourceSlug: z.string().optional(),
+    country: z.string().optional(),
+    capturedFrom: z.string().optional(),
+    capturedTo: z.string().optional(),
+  })
+  .meta({ id: 'SegmentFilter' });
+
+const segmentBody = z
+  .object({ name: z.string().trim().min(1).max(100), filter: segmentFilterSchema.default({}) })
+  .strict();
+export const segmentSchema = z
+  .object({
+    id: z.uuid(),
+    name: z.string(),
+    filter: segmentFilterOut,
+    count: z.number().int().describe('contacts matching now'),
+    createdAt: z.string(),
+  })
+  .meta({ id: 'Segment' });
+export type Segment = z.infer<typeof segmentSchema>;
+
+const DAY_MS = 86_400_000;
+const startOf = (value: string) =>
+  value.length === 10 ? `${value}T00:00:00.000Z` : new Date(value).toISOString();
+
+/** The filter as a WHERE condition on `contacts`; stored timestamps are ISO UTC, so they compare as text. */
+export function matchesFilter(filter: SegmentFilter) {
+  return (eb: ExpressionBuilder<AudienceDb, 'contacts'>) => {
+    const parts = [];
+    if (filter.sourceSlug !== undefined) parts.push(eb('contacts.source_slug', '=', filter.sourceSlug));
+    if (filter.country !== undefined) parts.push(eb('contacts.country', '=', filter.country));
+    if (filter.capturedFrom !== undefined)
+      parts.push(eb('contacts.created_at', '>=', startOf(filter.capturedFrom)));
+    if (filter.capturedTo !== undefined) {
+      const to = filter.capturedTo;
+      parts.push(
+        to.length === 10
+          ? eb('contacts.created_at', '<', new Date(Date.parse(startOf(to)) + DAY_MS).toISOString())
+          : eb('contacts.created_at', '<=', startOf(to)),
+      );
+    }
+    return eb.and(parts);
+  };
+}
+
+export function unknownSegment(): AppError {
+  return new AppError('unknown_segment', 400, 'The segment does not exist');
+}
+
+export function createSegmentService(deps: {
+  store: Store;
+  now: () => Date;
+  uuid: () => string;
+  flagsOff: ReadonlySet<string>;
+}) {
+  const db = audienceDb(deps.store);
+  // Segments belong to the broadcasts product: its flag first, then the legend-only entitlement.
+  const requireFlag = () => {
+    if (deps.flagsOff.has('broadcasts')) throw appError('feature_disabled');
+  };
+  const requireSegments = (ctx: OrgContext) => {
+    requireFlag();
+    if (!ctx.features.audienceSegments) throw featureError('audienceSegments');
+  };
+  const count = async (orgId: string, filter: SegmentFilter) => {
+    const row = await db
+      .selectFrom('contacts')
+      .select((eb) => eb.fn.countAll<number>().as('n'))
+      .where('contacts.org_id', '=', orgId)
+      .where(matchesFilter(filter))
+      .executeTakeFirstOrThrow();
+    return Number(row.n);
+  };
+  const present = async (row: {
+    id: string;
+    org_id: string;
+    name: string;
+    filter: string;
+    created_at: string;
+  }) => {
+    const filter = JSON.parse(row.filter) as SegmentFilter;
+    return {
+      id: row.id,
+      name: row.name,
+      filter,
+      count: await count(row.org_id, filter),
+      createdAt: row.created_at,
+    };
+  };
+
+  return {
+    async create(ctx: OrgContext, input: z.infer<typeof segmentBody>): Promise<Segment> {
+      requireSegments(ctx);
+      const row = {
+        id: deps.uuid(),
+        org_id: ctx.orgId,
+        name: input.name,
+        filter: JSON.stringify(input.filter),
+        created_at: deps.now().toISOString(),
+      };
+      await db.insertInto('segments').values(row).execute();
+      return present(row);
+    },
+
+    async list(ctx: OrgContext): Promise<Segment[]> {
+      requireSegments(ctx);
+      const rows = await db
+        .selectFrom('segments')
+        .selectAll()
+        .where('org_id', '=', ctx.orgId)
+        .orderBy('created_at', 'asc')
+        .orderBy('id', 'asc')
+        .execute();
+      return Promise.all(rows.map(present));
+    },
+
+    /** The filter of one of the organization's segments; unknown_segment otherwise. */
+    async filterOf(ctx: OrgContext, id: string): Promise<SegmentFilter> {
+      const row = await db
+        .selectFrom('segments')
+        .select('filter')
+        .where('org_id', '=', ctx.orgId)
+        .where('id', '=', id)
+        .executeTakeFirst();
+      if (!row) throw unknownSegment();
+      return JSON.parse(row.filter) as SegmentFilter;
+    },
+
+    /** No tier gate: a downgraded organization can still tidy up. */
+    async remove(ctx: OrgContext, id: string): Promise<{ deleted: true }> {
+      requireFlag();
+      const result = await db
+        .deleteFrom('segments')
+        .where('org_id', '=', ctx.orgId)
+        .where('id', '=', id)
+        .executeTakeFirst();
+      if (Number(result.numDeletedRows) === 0) throw appError('not_found', 'No such segment');
+      return { deleted: true };
+    },
+  };
+}
+
+export type SegmentService = ReturnType<typeof createSegmentService>;
+
+/** `/api/segments`; register inside the authenticated /api scope. */
+export async function segmentRoutes(app: FastifyInstance, deps: { segments: SegmentService }): Promise<void> {
+  const r = app.withTypeProvider<ZodTypeProvider>();
+  const tags = ['broadcasts'];
+  r.post(
+    '/segments',
+    {
+      schema: {
+        operationId: 'createSegment',
+        tags,
+        description: 'Needs audienceSegments (legend) and the broadcasts flag.',
+        body: segmentBody,
+        response: { 201: segmentSchema, ...errorResponses(400, 403) },
+      },
+    },
+    async (request, reply) => reply.code(201).send(await deps.segments.create(orgOf(request), request.body)),
+  );
+  r.get(
+    '/segments',
+    {
+      schema: {
+        operationId: 'listSegments',
+        tags,
+        response: { 200: z.object({ segments: z.array(segmentSchema) }), ...errorResponses(403) },
+      },
+    },
+    async (request) => ({ segments: await deps.segments.list(orgOf(request)) }),
+  );
+  r.delete(
+    '/segments/:id',
+    {
+      schema: {
+        operationId: 'deleteSegment',
+        tags,
+        params: idParams,
+        response: { 200: z.object({ deleted: z.literal(true) }), ...errorResponses(403, 404) },
+      },
+    },
+    async (request) => deps.segments.remove(orgOf(request), request.params.id),
+  );
+}

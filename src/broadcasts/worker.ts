@@ -1,0 +1,216 @@
+import { createHash, randomBytes, randomUUID } from 'node:crypto';
+import nodemailer from 'nodemailer';
+import { audienceDb } from '../audience/db.js';
+import type { Store } from '../store/database.js';
+import { composeMessage, type MailMessage } from './message.js';
+
+/**
+ * Sends queued broadcast recipients over SMTP, one message per row. Any number of instances may run one:
+ * rows move queued -> sending in one conditional UPDATE (a row is claimed by exactly one pass), and each is
+ * mailed at most once; a row left `sending` by a crashed pass is failed as `interrupted`, never re-sent.
+ * When a broadcast has no queued or sending rows left it becomes `sent`, or `failed` if nothing was sent
+ * and something failed.
+ */
+
+export interface MailTransport {
+  sendMail(message: MailMessage): Promise<unknown>;
+  close?(): void;
+}
+
+/** nodemailer over SMTP_URL (`smtp://host:port`, or smtps:// and credentials in the URL). */
+export function createSmtpTransport(smtpUrl: string): MailTransport {
+  const transport = nodemailer.createTransport(smtpUrl);
+  return { sendMail: (message) => transport.sendMail(message), close: () => transport.close() };
+}
+
+export interface BroadcastWorkerDeps {
+  store: Store;
+  transport: MailTransport;
+  /** MAIL_FROM. */
+  from: string;
+  /** BASE_URL: the unsubscribe link's origin. */
+  baseUrl: string;
+  now: () => Date;
+  logger: { warn(details: object, message: string): void; error(details: object, message: string): void };
+  intervalMs?: number;
+  batchSize?: number;
+}
+
+const CLAIM_MS = 10 * 60_000;
+
+export function hashToken(token: string): string {
+  return createHash('sha256').update(token, 'utf8').digest('hex');
+}
+
+export function createBroadcastWorker(deps: BroadcastWorkerDeps) {
+  const db = audienceDb(deps.store);
+  const batchSize = deps.batchSize ?? 20;
+  const iso = (offsetMs = 0) => new Date(deps.now().getTime() + offsetMs).toISOString();
+  let timer: NodeJS.Timeout | undefined;
+  let running: Promise<void> | null = null;
+  let again = false;
+  let stopped = false;
+
+  const finish = (id: string, status: 'sent' | 'failed' | 'skipped', reason: string | null) =>
+    db
+      .updateTable('broadcast_recipients')
+      .set({ status, reason, sent_at: status === 'sent' ? iso() : null, claimed_until: null })
+      .where('id', '=', id)
+      .execute();
+
+  async function deliver(row: {
+    id: string;
+    contact_id: string | null;
+    email: string | null;
+    consent_text: string | null;
+    unsubscribed_at: string | null;
+    subject: string;
+    html: string;
+    text: string | null;
+  }): Promise<void> {
+    if (row.contact_id === null || row.email === null)
+      return void (await finish(row.id, 'skipped', 'contact_deleted'));
+    if (row.unsubscribed_at !== null) return void (await finish(row.id, 'skipped', 'unsubscribed'));
+    // Blank consent is a permanent send refusal.
+    if ((row.consent_text ?? '').trim() === '') return void (await finish(row.id, 'skipped', 'no_consent'));
+    // A fresh opaque token per message; only its hash is kept, on this row.
+    const token = randomBytes(32).toString('base64url');
+    await db
+      .updateTable('broadcast_recipients')
+      .set({ unsubscribe_token_hash: hashToken(token) })
+      .where('id', '=', row.id)
+      .execute();
+    const message = composeMessage({
+      from: deps.from,
+      to: row.email,
+      subject: row.subject,
+      html: row.html,
+      text: row.text,
+      unsubscribeUrl: `${deps.baseUrl}/u/${token}`,
+    });
+    try {
+      await deps.transport.sendMail(message);
+      await finish(row.id, 'sent', null);
+    } catch (error) {
+      const code = (error as { responseCode?: unknown; code?: unknown } | null) ?? {};
+      deps.logger.warn(
+        { recipientId: row.id, code: code.responseCode ?? code.code },
+        'broadcast email failed',
+      );
+      await finish(
+        row.id,
+        'failed',
+        typeof code.responseCode === 'number' ? `smtp_${code.responseCode}` : 'smtp_error',
+      );
+    }
+  }
+
+  /** Broadcasts with nothing left to do take their final status. */
+  async function settle(): Promise<void> {
+    const open = await db.selectFrom('broadcasts').select('id').where('status', '=', 'sending').execute();
+    for (const { id } of open) {
+      const rows = await db
+        .selectFrom('broadcast_recipients')
+        .select(['status'])
+        .select((eb) => eb.fn.countAll<number>().as('n'))
+        .where('broadcast_id', '=', id)
+        .groupBy('status')
+        .execute();
+      const n = (status: string) => Number(rows.find((row) => row.status === status)?.n ?? 0);
+      if (n('queued') + n('sending') > 0) continue;
+      const status = n('sent') === 0 && n('failed') > 0 ? 'failed' : 'sent';
+      await db
+        .updateTable('broadcasts')
+        .set({ status, sent_at: iso() })
+        .where('id', '=', id)
+        .where('status', '=', 'sending')
+        .execute();
+    }
+  }
+
+  async function pass(): Promise<number> {
+    await db
+      .updateTable('broadcast_recipients')
+      .set({ status: 'failed', reason: 'interrupted', claimed_until: null })
+      .where('status', '=', 'sending')
+      .where('claimed_until', '<', iso())
+      .execute();
+    const token = randomUUID();
+    await db
+      .updateTable('broadcast_recipients')
+      .set({ status: 'sending', claim_token: token, claimed_until: iso(CLAIM_MS) })
+      .where('id', 'in', (eb) =>
+        eb
+          .selectFrom('broadcast_recipients')
+          .select('id')
+          .where('status', '=', 'queued')
+          .orderBy('created_at', 'asc')
+          .limit(batchSize),
+      )
+      .where('status', '=', 'queued')
+      .execute();
+    const rows = await db
+      .selectFrom('broadcast_recipients as r')
+      .innerJoin('broadcasts as b', 'b.id', 'r.broadcast_id')
+      .leftJoin('contacts as c', 'c.id', 'r.contact_id')
+      .select(['r.id', 'r.contact_id', 'c.email', 'c.consent_text', 'c.unsubscribed_at'])
+      .select(['b.subject', 'b.html', 'b.text'])
+      .where('r.claim_token', '=', token)
+      .where('r.status', '=', 'sending')
+      .execute();
+    for (const row of rows) {
+      await deliver(row).catch((error: unknown) =>
+        deps.logger.error({ err: error, recipientId: row.id }, 'broadcast bookkeeping failed'),
+      );
+    }
+    await settle();
+    return rows.length;
+  }
+
+  function run(): Promise<void> {
+    if (running) {
+      again = true;
+      return running;
+    }
+    running = (async () => {
+      try {
+        do {
+          again = false;
+          while ((await pass()) === batchSize && !stopped) {}
+        } while (again && !stopped);
+      } catch (error) {
+        deps.logger.error({ err: error }, 'broadcast send pass failed');
+      } finally {
+        running = null;
+      }
+    })();
+    return running;
+  }
+
+  return {
+    start(): void {
+      stopped = false;
+      if (timer) return;
+      timer = setInterval(() => void run(), deps.intervalMs ?? 5_000);
+      timer.unref();
+      void run();
+    },
+    nudge(): void {
+      if (!stopped) void run();
+    },
+    /** Sends everything queued now and resolves when none is left (tests; a graceful shutdown). */
+    async drain(): Promise<void> {
+      while (running) await running;
+      while ((await pass()) > 0) {}
+    },
+    async stop(): Promise<void> {
+      stopped = true;
+      if (timer) clearInterval(timer);
+      timer = undefined;
+      while (running) await running;
+      deps.transport.close?.();
+    },
+  };
+}
+
+export type BroadcastWorker = ReturnType<typeof createBroadcastWorker>;
