@@ -86,3 +86,58 @@ describe('the rich fallback page', () => {
     expect((await get('/_fallback/nope')).statusCode).toBe(404);
   });
 });
+
+describe('the capture form on the rich fallback page', () => {
+  it('shows when every condition holds, and a submission lands in the audience list', async () => {
+    const { sqliteKind: kind } = await import('../helpers/stores.js');
+    const h = await startHosted(kind);
+    try {
+      const { apiKey } = await h.org('legend');
+      const link = (
+        await h.v1(apiKey, {
+          method: 'POST',
+          url: '/v1/links',
+          payload: { url: 'https://www.youtube.com/watch?v=dQw4w9WgXcQ', captureEmails: true, slug: 'cap1' },
+        })
+      ).json();
+      const page = await h.app.inject({
+        method: 'GET',
+        url: `/_fallback/${link.slug}`,
+        headers: { host: 'lnk.example' },
+      });
+      expect(page.statusCode).toBe(200);
+      expect(page.body).toContain('id="lh-capture"');
+      expect(page.headers['content-security-policy']).toContain("connect-src 'self'");
+      const plain = (
+        await h.v1(apiKey, {
+          method: 'POST',
+          url: '/v1/links',
+          payload: { url: 'https://www.youtube.com/watch?v=dQw4w9WgXcQ' },
+        })
+      ).json();
+      const without = await h.app.inject({
+        method: 'GET',
+        url: `/_fallback/${plain.slug}`,
+        headers: { host: 'lnk.example' },
+      });
+      expect(without.body).not.toContain('id="lh-capture"');
+
+      const capture = await h.app.inject({
+        method: 'POST',
+        url: '/api/public/capture',
+        headers: { 'content-type': 'application/json', 'cf-ipcountry': 'DE' },
+        payload: { slug: 'cap1', email: 'Fan@Example.com', consent: true, website: '' },
+      });
+      expect(capture.statusCode).toBe(204);
+      const audience = (await h.v1(apiKey, { method: 'GET', url: '/v1/audience' })).json();
+      expect(audience.count).toBe(1);
+      expect(audience.contacts[0]).toMatchObject({
+        email: 'fan@example.com',
+        sourceSlug: 'cap1',
+        country: 'DE',
+      });
+    } finally {
+      await h.close();
+    }
+  });
+});
