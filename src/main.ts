@@ -5,6 +5,9 @@ import pino, { type Logger } from 'pino';
 import { createAccountRepo } from './accounts/repo.js';
 import { verifyPassword } from './accounts/secrets.js';
 import { createAccountService } from './accounts/service.js';
+import { createClickBuffer } from './analytics/click-buffer.js';
+import { createAnalyticsService } from './analytics/service.js';
+import { createMemoryOneShot, createRedisOneShot, createTapTokens } from './analytics/tap-tokens.js';
 import { CAPTURE_RATE_LIMIT } from './audience/routes.js';
 import { createAudienceService } from './audience/service.js';
 import { createSegmentService } from './broadcasts/segments.js';
@@ -193,6 +196,20 @@ export async function composeHosted(config: Config, store: Store, logger: Logger
   });
   const classify = createVisitorClassifier();
   const nonce = createNonceSource();
+  // Analytics: clicks leave the request path through a buffer written in batches; taps redeem once.
+  const clicks = createClickBuffer({ store, enabled: config.analytics, logger });
+  const tapTokens = createTapTokens({
+    secret: sessionSecret,
+    oneShot: redis ? createRedisOneShot(redis.publisher) : createMemoryOneShot(),
+  });
+  const analytics = createAnalyticsService({
+    store,
+    analytics: config.analytics,
+    links,
+    tapTokens,
+    emitEvent: (orgId, event, data) => emitEvent(orgId, event, data),
+    now: () => new Date(),
+  });
   const socialDeps: SocialDeps = {
     store,
     social: config.social,
@@ -228,6 +245,7 @@ export async function composeHosted(config: Config, store: Store, logger: Logger
       now: () => new Date(),
     }),
     webhooks,
+    analytics,
     social: {
       accounts: createSocialAccountService(socialDeps),
       automations: createAutomationService(socialDeps),
@@ -267,11 +285,20 @@ export async function composeHosted(config: Config, store: Store, logger: Logger
       passwordAttempts: limiter(PASSWORD_ATTEMPTS, 'linkhop:rl:pw:'),
       nonce,
       baseUrl: config.baseUrl,
+      defaultHost: new URL(config.baseUrl).host,
       flagsOff: config.flagsOff,
+      analytics: config.analytics
+        ? {
+            record: (click) => clicks.record(click),
+            issueTap: (context) => tapTokens.issue(context),
+            newTapId: randomUUID,
+          }
+        : null,
       now: Date.now,
       random: Math.random,
     },
   });
+  clicks.start();
   deliveries.start();
   broadcastWorker?.start();
   return {
@@ -279,6 +306,8 @@ export async function composeHosted(config: Config, store: Store, logger: Logger
     async close() {
       await app.close();
       await socialIntake.drain();
+      // Every click buffered so far is written before the store closes: none is lost on a clean shutdown.
+      await clicks.stop();
       // Pending deliveries stay in the outbox; the next worker, here or on another instance, sends them.
       await deliveries.stop();
       await broadcastWorker?.stop();

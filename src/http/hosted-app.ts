@@ -9,6 +9,8 @@ import {
 } from 'fastify-type-provider-zod';
 import { type DashboardAccountDeps, dashboardAccountRoutes } from '../accounts/dashboard-routes.js';
 import { meRoutes } from '../accounts/routes.js';
+import { analyticsRoutes, dashboardAnalyticsRoutes, tapRoutes } from '../analytics/routes.js';
+import type { AnalyticsService } from '../analytics/service.js';
 import { audienceRoutes, captureRoutes } from '../audience/routes.js';
 import type { AudienceService } from '../audience/service.js';
 import { broadcastRoutes } from '../broadcasts/routes.js';
@@ -56,6 +58,7 @@ export interface HostedAppDeps {
   receipts: ReceiptService;
   previews: PreviewService;
   webhooks: WebhookService;
+  analytics: AnalyticsService;
   social: {
     accounts: SocialAccountService;
     automations: AutomationService;
@@ -138,6 +141,7 @@ export async function buildHostedApp(deps: HostedAppDeps): Promise<FastifyInstan
       await v1.register(previewRoutes, { previews: deps.previews });
       await v1.register(webhookRoutes, { webhooks: deps.webhooks });
       await v1.register(audienceRoutes, { audience: deps.audience });
+      await v1.register(analyticsRoutes, { analytics: deps.analytics });
       await v1.register(receiptRoutes, { receipts: deps.receipts });
     },
     { prefix: '/v1' },
@@ -152,6 +156,7 @@ export async function buildHostedApp(deps: HostedAppDeps): Promise<FastifyInstan
         await authed.register(linkRoutes, { links: deps.links, operationPrefix: 'dashboard' });
         await authed.register(qrRoutes, { links: deps.links, operationId: 'dashboardGetLinkQr' });
         await authed.register(audienceRoutes, { audience: deps.audience, dashboard: true });
+        await authed.register(dashboardAnalyticsRoutes, { analytics: deps.analytics });
         await authed.register(segmentRoutes, { segments: deps.segments });
         await authed.register(broadcastRoutes, { broadcasts: deps.broadcasts });
         await authed.register(socialRoutes, {
@@ -171,6 +176,8 @@ export async function buildHostedApp(deps: HostedAppDeps): Promise<FastifyInstan
     geoHeader: deps.redirect.geoHeader,
   });
   await app.register(unsubscribeRoutes, { unsubscribe: deps.unsubscribe });
+  // The escape page's beacon: text/plain from any of our hosts, so outside the dashboard's CSRF guard.
+  await app.register(tapRoutes, { analytics: deps.analytics });
   // The provider's deliveries and the cron sweep carry their own credentials (signature, x-cron-secret).
   await app.register(socialPublicRoutes, {
     intake: deps.social.intake,

@@ -1,6 +1,9 @@
 import type { IncomingHttpHeaders } from 'node:http';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { hasFeature, isTier } from '../accounts/plans.js';
+import type { ClickInput } from '../analytics/click-buffer.js';
+import type { TapIssue } from '../analytics/tap-tokens.js';
+import { cityOf, referrerHostOf } from '../analytics/visit.js';
 import { captureFormAllowed, renderCaptureForm } from '../audience/capture-form.js';
 import { chooseDestination, compileLink } from '../core/link-compile.js';
 import { fallbackPageCsp, renderFallbackPage } from '../core/pages/fallback-page.js';
@@ -36,11 +39,22 @@ export interface HostedRedirectDeps {
   passwordAttempts: RateLimiter;
   nonce: () => string;
   flagsOff: ReadonlySet<string>;
+  /** Analytics: every visit recorded off the request path; escape pages carry a tap token. Null when off. */
+  analytics: {
+    record(click: ClickInput): void;
+    issueTap(context: TapIssue): string;
+    newTapId(): string;
+  } | null;
   /** Origin of the default host (BASE_URL), for the fallback page's absolute address. */
   baseUrl: string;
+  /** The BASE_URL host, the tap context's shortHost for default-host links. */
+  defaultHost: string;
   now: () => number;
   random: () => number;
 }
+
+/** Where escape pages beacon their outcome (decisions.md, "Tap outcomes"). */
+const TAP_REPORT_PATH = '/api/public/tap';
 
 type SlugRequest = FastifyRequest<{ Params: { slug: string } }>;
 
@@ -218,17 +232,67 @@ export function visitEntry(
   entry: HostedLinkEntry,
 ): VisitResponse {
   const visitor = visitorOf(headers, deps.classify);
+  const country = countryOf(headers[deps.geoHeader]);
+  const at = deps.now();
   const choice = chooseDestination(entry.link, {
     os: visitor.os,
-    country: countryOf(headers[deps.geoHeader]),
-    nowSeconds: Math.floor(deps.now() / 1000),
+    country,
+    nowSeconds: Math.floor(at / 1000),
     random: deps.random,
   });
-  return deps.respondToVisit(headers, choice.destination, {
+  const analytics = deps.analytics;
+  if (analytics === null || visitor.prefetch) {
+    return deps.respondToVisit(headers, choice.destination, {
+      branded: entry.branded,
+      visitor,
+      pixels: entry.pixels,
+    });
+  }
+  const city = cityOf(headers);
+  const device = visitor.os;
+  let tapId: string | null = null;
+  const response = deps.respondToVisit(headers, choice.destination, {
     branded: entry.branded,
     visitor,
     pixels: entry.pixels,
+    tap: {
+      reportUrl: TAP_REPORT_PATH,
+      issue: (target) => {
+        tapId = analytics.newTapId();
+        return analytics.issueTap({
+          tapId,
+          linkId: entry.id,
+          orgId: entry.orgId,
+          slug: entry.slug,
+          shortHost: entry.host === '' ? deps.defaultHost : entry.host,
+          platformKey: target.platformKey,
+          sourceApp: visitor.inApp,
+          country,
+          city,
+          device,
+          ts: new Date(at).toISOString(),
+          variant: choice.variant,
+        });
+      },
+    },
   });
+  // Recorded after the response is built, so the click carries the tap id when a page was served.
+  analytics.record({
+    linkId: entry.id,
+    orgId: entry.orgId,
+    at,
+    bot: visitor.bot || visitor.preview,
+    variant: choice.variant,
+    routed: choice.source === 'default' ? null : choice.destination.location,
+    country,
+    city,
+    device,
+    sourceApp: visitor.inApp,
+    referrerHost: referrerHostOf(headers),
+    platformKey: choice.destination.target?.platformKey ?? null,
+    tapId,
+  });
+  return response;
 }
 
 /** Cached, unprotected links answered before Fastify; everything else takes the routes above. */

@@ -1,6 +1,7 @@
 import type { IncomingHttpHeaders, ServerResponse } from 'node:http';
 import type { FastifyReply } from 'fastify';
 import { compileEscapePage, escapePageCsp, type PagePixel } from '../core/pages/index.js';
+import type { AppTarget } from '../core/platforms/index.js';
 import type { CompiledDestination } from '../core/resolve.js';
 import { resolveVisit } from '../core/resolve.js';
 import type { Visitor } from '../core/visitor.js';
@@ -22,6 +23,11 @@ export interface VisitOptions {
   visitor?: Visitor;
   /** Ad pixels for the page (hosted, pixelInjection only). */
   pixels?: readonly PagePixel[];
+  /**
+   * The outcome seam (hosted): issues this visit's tap token when, and only when, an escape page is
+   * served; the page then reports its outcome to `reportUrl`.
+   */
+  tap?: { reportUrl: string; issue: (target: AppTarget) => string };
 }
 
 /** A response, independent of who writes it: Fastify's reply, or the raw fast path. */
@@ -31,7 +37,7 @@ export interface VisitResponse {
   body: string | undefined;
 }
 
-type PageTemplate = (nonce: string) => string;
+type PageTemplate = (nonce: string, tapToken?: string) => string;
 
 /** The visitor of a request, from its User-Agent and its prefetch hints. */
 export function visitorOf(headers: IncomingHttpHeaders, classify: Classify): Visitor {
@@ -84,10 +90,19 @@ export function createVisitResponder(options: VisitResponderOptions) {
     }
     const branded = visit.branded ?? false;
     const pixels = visit.pixels ?? [];
-    const page = pageFor(compiled, `${visitor.os}|${visitor.inApp}|${branded}|${pixels.length}`, () =>
-      compileEscapePage({ target: decision.target, plan: decision.plan, branded, tap: null, pixels }),
+    const tap = visit.tap;
+    const key = `${visitor.os}|${visitor.inApp}|${branded}|${pixels.length}|${tap ? 't' : ''}`;
+    const page = pageFor(compiled, key, () =>
+      compileEscapePage({
+        target: decision.target,
+        plan: decision.plan,
+        branded,
+        tap: tap ? { reportUrl: tap.reportUrl } : null,
+        pixels,
+      }),
     );
     const pageNonce = nonce();
+    const tapToken = tap?.issue(decision.target);
     return {
       status: 200,
       headers: {
@@ -98,7 +113,7 @@ export function createVisitResponder(options: VisitResponderOptions) {
         'x-content-type-options': 'nosniff',
         'referrer-policy': 'strict-origin-when-cross-origin',
       },
-      body: page(pageNonce),
+      body: page(pageNonce, tapToken),
     };
   };
 }

@@ -1,5 +1,6 @@
 import type { Generated } from 'kysely';
 import type { WebhookDeliveryTable, WebhookTable } from './migrations/006-webhooks.js';
+import type { AnalyticsTables } from './migrations/008-analytics.js';
 import type { DmAutomationTable, DmFiringTable, SocialAccountTable } from './migrations/009-social.js';
 import type {
   BroadcastRecipientTable,
@@ -115,7 +116,7 @@ export interface LinkPreviewTable {
   updated_at: string;
 }
 
-export interface Database {
+export interface Database extends AnalyticsTables {
   engine_links: EngineLinkTable;
   organizations: OrganizationTable;
   links: LinkTable;

@@ -6,6 +6,7 @@ import * as linkPowers from './004-link-powers.js';
 import * as signingKeys from './005-signing-keys.js';
 import * as webhooks from './006-webhooks.js';
 import * as linkPreviews from './007-link-previews.js';
+import * as analytics from './008-analytics.js';
 import * as social from './009-social.js';
 import * as audience from './011-audience.js';
 
@@ -21,6 +22,7 @@ const migrations: Record<string, Migration> = {
   '005-signing-keys': signingKeys,
   '006-webhooks': webhooks,
   '007-link-previews': linkPreviews,
+  '008-analytics': analytics,
   '009-social': social,
   '011-audience': audience,
 };

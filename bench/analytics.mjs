@@ -1,0 +1,342 @@
+// node bench/analytics.mjs (after `npm run build`): seeds BENCH_CLICKS (1,000,000) clicks over 90 days across
+// BENCH_LINKS (1,000) links of one organization, then times the analytics reads (median of BENCH_RUNS) on
+// SQLite and, when DATABASE_URL_TEST is set, on PostgreSQL; last, the batch writer's throughput.
+// The seed goes through the writer's own row and rollup code (src/analytics/rollups.ts), in big batches.
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+import { pathToFileURL } from 'node:url';
+import { sql } from 'kysely';
+import pg from 'pg';
+
+const DIST = process.env.LINKHOP_DIST
+  ? `${pathToFileURL(resolve(process.env.LINKHOP_DIST)).href}/`
+  : new URL('../dist/', import.meta.url).href;
+const CLICKS = Number(process.env.BENCH_CLICKS ?? 1_000_000);
+const LINKS = Number(process.env.BENCH_LINKS ?? 1000);
+const RUNS = Number(process.env.BENCH_RUNS ?? 20);
+const WRITER_CLICKS = Number(process.env.BENCH_WRITER_CLICKS ?? 100_000);
+const DAY = 86_400_000;
+const NOW = Date.UTC(2025, 2, 15, 12, 0, 0);
+
+const { openStore, migrateToLatest } = await import(`${DIST}store/database.js`);
+const { migrationProvider } = await import(`${DIST}store/migrations/index.js`);
+const { up } = await import(`${DIST}store/migrations/008-analytics.js`);
+const { featuresOf } = await import(`${DIST}accounts/plans.js`);
+const { createAnalyticsService } = await import(`${DIST}analytics/service.js`);
+const { createClickBuffer } = await import(`${DIST}analytics/click-buffer.js`);
+const { Increments, addClick, addOutcome, toRow, timeOrderedId } = await import(
+  `${DIST}analytics/rollups.js`
+);
+const { insertMany, writeIncrements, CLICKS_TABLE, clickValues } = await import(
+  `${DIST}analytics/bulk-insert.js`
+);
+
+/** Deterministic PRNG (mulberry32), so both stores get the same data set. */
+function prng(seed) {
+  let a = seed;
+  return () => {
+    a = (a + 0x6d2b79f5) | 0;
+    let t = Math.imul(a ^ (a >>> 15), 1 | a);
+    t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t;
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
+}
+const pick = (random, items) => items[Math.floor(random() * items.length)];
+/** Skewed choice: earlier items are more likely (a rough power law, like real traffic). */
+const skewed = (random, items) => items[Math.floor(random() ** 2.2 * items.length)];
+
+const COUNTRIES =
+  'US GB DE FR BR IN CA AU ES IT MX NL SE PL JP KR TR AR CO ID PH NG ZA EG SA AE CH AT BE PT'.split(' ');
+const PLATFORMS =
+  'youtube spotify instagram tiktok amazon applemusic twitch x linkedin reddit whatsapp telegram soundcloud etsy pinterest'.split(
+    ' ',
+  );
+const APPS = [
+  'instagram',
+  'tiktok',
+  'facebook',
+  'threads',
+  'twitter',
+  'linkedin',
+  'snapchat',
+  'other_webview',
+];
+const REFERRERS = Array.from({ length: 40 }, (_, i) => `ref${i}.example`);
+const DEVICES = ['ios', 'ios', 'ios', 'android', 'android', 'android', 'desktop', 'desktop', 'other'];
+
+async function seed(store) {
+  const db = store.db;
+  const random = prng(42);
+  const orgId = crypto.randomUUID();
+  const iso = new Date(NOW).toISOString();
+  await db
+    .insertInto('organizations')
+    .values({ id: orgId, name: 'Bench', tier: 'legend', created_at: iso })
+    .execute();
+  const folderId = crypto.randomUUID();
+  await db
+    .insertInto('folders')
+    .values({ id: folderId, org_id: orgId, name: 'F', created_at: iso })
+    .execute();
+  const links = Array.from({ length: LINKS }, (_, i) => ({
+    id: crypto.randomUUID(),
+    org_id: orgId,
+    host: '',
+    slug: `b${i}`,
+    destination: `https://example.com/${i}`,
+    platform_key: i % 5 === 4 ? null : skewed(random, PLATFORMS),
+    folder_id: i % 10 === 0 ? folderId : null,
+    ab:
+      i % 10 === 1
+        ? JSON.stringify([
+            { u: 'https://example.com/a', w: 1 },
+            { u: 'https://example.com/b', w: 1 },
+          ])
+        : null,
+    created_at: iso,
+    updated_at: iso,
+  }));
+  for (let i = 0; i < links.length; i += 500)
+    await db
+      .insertInto('links')
+      .values(links.slice(i, i + 500))
+      .execute();
+  const tagged = links.filter((_, i) => i % 5 === 0).map((link) => ({ link_id: link.id, tag: 'promo' }));
+  for (let i = 0; i < tagged.length; i += 500)
+    await db
+      .insertInto('link_tags')
+      .values(tagged.slice(i, i + 500))
+      .execute();
+
+  // Clicks per link follow a power law; the remainder goes to the first link so the total is exact.
+  const weights = links.map((_, i) => 1 / (i + 10) ** 0.8);
+  const sum = weights.reduce((a, b) => a + b, 0);
+  const perLink = weights.map((w) => Math.floor((CLICKS * w) / sum));
+  perLink[0] += CLICKS - perLink.reduce((a, b) => a + b, 0);
+
+  let tap = 0;
+  let outcomes = 0;
+  const today = Math.floor(NOW / DAY);
+  // Day by day, oldest first, each day in time order: the order live traffic arrives in, so every index
+  // grows at its end (or at each link's end) instead of at random places. One transaction per day.
+  for (let d = 89; d >= 0; d--) {
+    const dayStart = (today - d) * DAY;
+    const span = Math.min(DAY, NOW - dayStart);
+    const clicks = [];
+    for (let l = 0; l < links.length; l++) {
+      const link = links[l];
+      const base = Math.floor(perLink[l] / 90);
+      const count = base + ((d + l) % 90 < perLink[l] % 90 ? 1 : 0);
+      for (let n = 0; n < count; n++) {
+        const device = pick(random, DEVICES);
+        const mobile = device === 'ios' || device === 'android';
+        const escaped = mobile && link.platform_key !== null;
+        clicks.push({
+          linkId: link.id,
+          orgId,
+          at: dayStart + Math.floor(random() * span),
+          bot: false,
+          variant: link.ab ? Math.floor(random() * 2) : null,
+          routed: link.destination,
+          country: random() < 0.05 ? null : skewed(random, COUNTRIES),
+          city: null,
+          device,
+          sourceApp: mobile && random() < 0.6 ? skewed(random, APPS) : null,
+          referrerHost: random() < 0.3 ? null : skewed(random, REFERRERS),
+          platformKey: link.platform_key,
+          tapId: escaped ? `tap-${++tap}` : null,
+        });
+      }
+    }
+    clicks.sort((x, y) => x.at - y.at);
+    const inc = new Increments();
+    const raw = [];
+    const taps = [];
+    for (const click of clicks) {
+      const row = toRow(click, timeOrderedId(click.at));
+      raw.push(row);
+      addClick(inc, row);
+      if (click.tapId !== null && random() < 0.7) {
+        const r = random();
+        const outcome = r < 0.55 ? 'opened' : r < 0.85 ? 'browser' : 'broken';
+        const o = {
+          tapId: click.tapId,
+          orgId,
+          linkId: click.linkId,
+          day: today - d,
+          outcome,
+          variant: click.variant,
+          platformKey: click.platformKey,
+          at: click.at + 3000,
+        };
+        addOutcome(inc, o);
+        taps.push({
+          tap_id: o.tapId,
+          org_id: orgId,
+          link_id: o.linkId,
+          day: o.day,
+          outcome,
+          variant: o.variant,
+          platform_key: o.platformKey,
+          at: o.at,
+        });
+        outcomes++;
+      }
+    }
+    // Rows of each rollup table in key order, so the inserts walk each index once.
+    inc.rows.sort((x, y) => (x.link_id < y.link_id ? -1 : x.link_id > y.link_id ? 1 : 0));
+    await db.transaction().execute(async (trx) => {
+      await insertMany(trx, store.dialect, CLICKS_TABLE, raw.map(clickValues));
+      for (let i = 0; i < taps.length; i += 500)
+        await trx
+          .insertInto('tap_outcomes')
+          .values(taps.slice(i, i + 500))
+          .execute();
+      await writeIncrements(trx, store.dialect, inc);
+    });
+  }
+  return { orgId, folderId, links, outcomes };
+}
+
+async function time(fn) {
+  for (let i = 0; i < 3; i++) await fn();
+  const samples = [];
+  for (let i = 0; i < RUNS; i++) {
+    const start = process.hrtime.bigint();
+    await fn();
+    samples.push(Number(process.hrtime.bigint() - start) / 1e6);
+  }
+  samples.sort((a, b) => a - b);
+  return { median: samples[Math.floor(samples.length / 2)], p90: samples[Math.floor(samples.length * 0.9)] };
+}
+
+async function benchStore(name, store) {
+  console.log(`\n== ${name}`);
+  await migrateToLatest(store);
+  const registered = Object.keys(await migrationProvider.getMigrations()).some((m) => m.startsWith('008'));
+  if (!registered) await up(store.db);
+  let started = Date.now();
+  const data = await seed(store);
+  // PostgreSQL's autovacuum analyzes a table this size within a minute; do it now rather than time stale plans.
+  if (store.dialect === 'postgres') await sql`analyze`.execute(store.db);
+  const seedSeconds = (Date.now() - started) / 1000;
+  const count = async (table) =>
+    Number(
+      (
+        await store.db
+          .selectFrom(table)
+          .select((eb) => eb.fn.countAll().as('n'))
+          .executeTakeFirst()
+      ).n,
+    );
+  console.log(
+    `seeded ${await count('clicks')} clicks, ${data.outcomes} outcomes, ${await count('click_rollups')} link and ${await count('org_rollups')} organization rollup rows across ${LINKS} links in ${seedSeconds.toFixed(1)} s`,
+  );
+
+  const analytics = createAnalyticsService({
+    store,
+    analytics: true,
+    links: {
+      get: async () => ({
+        ab: [
+          { u: 'https://example.com/a', w: 1 },
+          { u: 'https://example.com/b', w: 1 },
+        ],
+      }),
+    },
+    tapTokens: { redeem: async () => null, verify: () => null },
+    emitEvent: async () => {},
+    now: () => new Date(NOW),
+  });
+  const ctx = { orgId: data.orgId, tier: 'legend', features: featuresOf('legend') };
+  const top = data.links[0].id;
+  const first = await analytics.analytics(ctx, { days: 90 });
+  if (first.total !== CLICKS) throw new Error(`total ${first.total} != ${CLICKS}`);
+  const cases = [
+    ['/v1/analytics (whole org, 30 days)', () => analytics.analytics(ctx, { days: 30 })],
+    ['/v1/analytics (whole org, 90 days)', () => analytics.analytics(ctx, { days: 90 })],
+    [
+      `/v1/analytics?folderId (${LINKS / 10} links)`,
+      () => analytics.analytics(ctx, { days: 30, folderId: data.folderId }),
+    ],
+    [`/v1/analytics?tag (${LINKS / 5} links)`, () => analytics.analytics(ctx, { days: 30, tag: 'promo' })],
+    ['/v1/analytics?linkId (busiest link)', () => analytics.analytics(ctx, { days: 30, linkId: top })],
+    ['/v1/links/{id}/stats (busiest)', () => analytics.linkStats(ctx, top)],
+    ['/v1/links/{id}/ab-stats', () => analytics.abStats(ctx, data.links[1].id)],
+    ['/v1/links/{id}/clicks (busiest, 200)', () => analytics.clicks(ctx, top, { limit: 200 })],
+  ];
+  const results = {};
+  for (const [label, fn] of cases) {
+    const { median, p90 } = await time(fn);
+    results[label] = median;
+    console.log(
+      `${label.padEnd(40)} median ${median.toFixed(1).padStart(7)} ms   p90 ${p90.toFixed(1).padStart(7)} ms`,
+    );
+  }
+
+  // The batch writer on the seeded store, flushing WRITER_CLICKS recorded clicks in 1,000-row transactions:
+  // spread over every link and hour (the worst case for rollup rows), then one hot link (a load test).
+  const random = prng(7);
+  for (const [label, linkOf] of [
+    ['spread over all links', () => skewed(random, data.links)],
+    ['one hot link', () => data.links[0]],
+  ]) {
+    const buffer = createClickBuffer({ store, logger: { warn: console.warn, error: console.error } });
+    for (let i = 0; i < WRITER_CLICKS; i++) {
+      const link = linkOf();
+      buffer.record({
+        linkId: link.id,
+        orgId: data.orgId,
+        at: NOW - Math.floor(random() * DAY),
+        bot: false,
+        variant: null,
+        routed: link.destination,
+        country: skewed(random, COUNTRIES),
+        city: null,
+        device: pick(random, DEVICES),
+        sourceApp: null,
+        referrerHost: skewed(random, REFERRERS),
+        platformKey: link.platform_key,
+        tapId: null,
+      });
+    }
+    started = Date.now();
+    await buffer.stop();
+    const seconds = (Date.now() - started) / 1000;
+    const { written } = buffer.stats();
+    console.log(
+      `batch writer, ${label}: ${written} clicks in ${seconds.toFixed(2)} s = ${Math.round(written / seconds)} clicks/s`,
+    );
+  }
+  return results;
+}
+
+const dir = mkdtempSync(join(tmpdir(), 'linkhop-bench-analytics-'));
+try {
+  const sqlite = openStore(`sqlite:${join(dir, 'bench.db')}`);
+  await benchStore('SQLite', sqlite);
+  await sqlite.close();
+} finally {
+  if (!process.env.BENCH_KEEP) rmSync(dir, { recursive: true, force: true });
+  else console.log(`kept ${dir}`);
+}
+
+const postgresUrl = process.env.DATABASE_URL_TEST;
+if (postgresUrl) {
+  const schema = `bench_${Date.now().toString(36)}`;
+  const admin = new pg.Client({ connectionString: postgresUrl });
+  await admin.connect();
+  await admin.query(`create schema ${schema}`);
+  const store = openStore(postgresUrl, { schema, maxConnections: 4 });
+  try {
+    await benchStore('PostgreSQL', store);
+  } finally {
+    await store.close();
+    if (!process.env.BENCH_KEEP) await admin.query(`drop schema ${schema} cascade`);
+    else console.log(`kept schema ${schema}`);
+    await admin.end();
+  }
+} else {
+  console.log('\nDATABASE_URL_TEST is not set: PostgreSQL skipped');
+}

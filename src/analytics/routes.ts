@@ -1,0 +1,247 @@
+import { Readable } from 'node:stream';
+import type { FastifyInstance } from 'fastify';
+import type { ZodTypeProvider } from 'fastify-type-provider-zod';
+import { z } from 'zod';
+import { errorResponses, idParams } from '../http/schemas.js';
+import { orgOf } from '../http/v1-auth.js';
+import { csvChunks, jsonChunks } from './export.js';
+import type { AnalyticsService } from './service.js';
+
+/** Analytics reads (/v1 and the dashboard's /api twins) and the public tap beacon. */
+
+const tags = ['analytics'];
+const count = z.number().describe('sampled estimate');
+const rateSchema = z
+  .number()
+  .nullable()
+  .describe('opened / reported outcomes; null when nothing was reported');
+const upgrade = z.string().optional().describe('set when the plan cannot see the data');
+const outcomesSchema = z.object({ opened: count, browser: count, broken: count });
+
+const linkStatsSchema = z
+  .object({
+    configured: z.boolean(),
+    total: count,
+    appOpenRate: rateSchema,
+    outcomes: outcomesSchema,
+    upgrade,
+  })
+  .meta({ id: 'LinkStats', description: 'The last 90 days of one link.' });
+
+const clickSchema = z.object({
+  id: z.string(),
+  at: z.string(),
+  outcome: z.string().describe('opened, browser, broken; unknown (no report); redirect (no hand-off)'),
+  sourceApp: z.string().nullable(),
+  country: z.string().nullable(),
+  city: z.string().nullable(),
+  device: z.string().nullable(),
+});
+const clicksSchema = z
+  .object({ configured: z.boolean(), clicks: z.array(clickSchema), upgrade })
+  .meta({ id: 'Clicks' });
+
+const abStatsSchema = z
+  .object({
+    configured: z.boolean(),
+    sampled: z.literal(true),
+    window: z.number().int(),
+    variants: z.array(
+      z.object({
+        url: z.string(),
+        weight: z.number(),
+        variant: z.number().int(),
+        clicks: count,
+        outcomes: count,
+        opened: count,
+        appOpenRate: rateSchema,
+      }),
+    ),
+    upgrade,
+  })
+  .meta({ id: 'AbStats' });
+
+const named = <K extends string>(key: K) =>
+  z.array(z.object({ [key]: z.string().nullable(), clicks: count }));
+const analyticsSchema = z
+  .object({
+    configured: z.boolean(),
+    sampled: z.literal(true),
+    days: z.number().int(),
+    tier: z.string(),
+    total: count,
+    perLink: z.array(z.object({ slug: z.string(), clicks: count })),
+    countries: named('country').optional(),
+    devices: z.array(z.object({ device: z.string(), clicks: count })).optional(),
+    platforms: named('platform').optional(),
+    referrers: named('referrer').optional(),
+    timeseries: z.array(z.object({ day: z.string(), clicks: count })).optional(),
+    hourly: z.array(z.object({ hour: z.number().int(), clicks: count })).optional(),
+    outcomes: outcomesSchema.optional(),
+    platformOutcomes: z
+      .array(z.object({ platform: z.string().nullable(), outcome: z.string(), clicks: count }))
+      .optional(),
+    upgrade,
+  })
+  .meta({ id: 'Analytics' });
+
+const id = z.string().min(1).max(64);
+const analyticsQuery = z
+  .object({
+    days: z.coerce.number().int().min(1).max(90, '`days` is 1 to 90').default(30),
+    linkId: id.optional(),
+    folderId: id.optional(),
+    tag: z.string().min(1).max(64).optional(),
+  })
+  .strict();
+const exportQuery = analyticsQuery.extend({ format: z.enum(['csv', 'json']).default('csv') }).strict();
+const clicksQuery = z
+  .object({
+    limit: z.coerce.number().int().min(1).max(200, '`limit` is at most 200').optional(),
+    offset: z.coerce.number().int().min(0).optional(),
+  })
+  .strict();
+
+type Deps = { analytics: AnalyticsService };
+
+/** The reads both /v1 and the dashboard serve; `op` names the operation for its scope. */
+function sharedRoutes(app: FastifyInstance, deps: Deps, op: (name: string) => string): void {
+  const r = app.withTypeProvider<ZodTypeProvider>();
+  const { analytics } = deps;
+  r.get(
+    '/links/:id/stats',
+    {
+      schema: {
+        operationId: op('getLinkStats'),
+        tags,
+        params: idParams,
+        response: { 200: linkStatsSchema, ...errorResponses(404) },
+      },
+    },
+    async (request) => analytics.linkStats(orgOf(request), request.params.id),
+  );
+  r.get(
+    '/links/:id/ab-stats',
+    {
+      schema: {
+        operationId: op('getLinkAbStats'),
+        tags,
+        params: idParams,
+        response: { 200: abStatsSchema, ...errorResponses(404) },
+      },
+    },
+    async (request) => analytics.abStats(orgOf(request), request.params.id),
+  );
+  r.get(
+    '/analytics',
+    {
+      schema: {
+        operationId: op('getAnalytics'),
+        tags,
+        description:
+          'Whole UTC days ending today. Below hero: totals and `upgrade`; from hero up every series.',
+        querystring: analyticsQuery,
+        response: { 200: analyticsSchema, ...errorResponses(400, 404) },
+      },
+    },
+    async (request) => analytics.analytics(orgOf(request), request.query),
+  );
+}
+
+export async function analyticsRoutes(app: FastifyInstance, deps: Deps): Promise<void> {
+  sharedRoutes(app, deps, (name) => name);
+  const r = app.withTypeProvider<ZodTypeProvider>();
+  r.get(
+    '/links/:id/clicks',
+    {
+      schema: {
+        operationId: 'listLinkClicks',
+        tags,
+        description:
+          'Newest first, last 90 days; `limit` (max 200) and `offset`; without both, the newest 1000.',
+        params: idParams,
+        querystring: clicksQuery,
+        response: { 200: clicksSchema, ...errorResponses(400, 404) },
+      },
+    },
+    async (request) => deps.analytics.clicks(orgOf(request), request.params.id, request.query),
+  );
+  r.get(
+    '/analytics/export',
+    {
+      schema: {
+        operationId: 'exportAnalytics',
+        tags,
+        description:
+          'Raw human clicks, oldest first, as CSV (default; cells neutralized) or JSON. Needs analyticsExport.',
+        querystring: exportQuery,
+        produces: ['text/csv', 'application/json'],
+        response: errorResponses(400, 403, 404),
+      },
+    },
+    async (request, reply) => {
+      const { format, ...query } = request.query;
+      const pages = await deps.analytics.exportPages(orgOf(request), query);
+      const head = { configured: deps.analytics.configured, days: query.days };
+      const chunks = format === 'json' ? jsonChunks(head, pages) : csvChunks(pages);
+      return reply
+        .type(format === 'json' ? 'application/json; charset=utf-8' : 'text/csv; charset=utf-8')
+        .header('content-disposition', `attachment; filename="linkhop-analytics-${query.days}d.${format}"`)
+        .header('cache-control', 'no-store')
+        .send(Readable.from(chunks) as never);
+    },
+  );
+}
+
+/** The dashboard's twins (/api/links/{id}/stats, /api/links/{id}/ab-stats, /api/analytics). */
+export async function dashboardAnalyticsRoutes(app: FastifyInstance, deps: Deps): Promise<void> {
+  sharedRoutes(app, deps, (name) => `dashboard${name[0]?.toUpperCase()}${name.slice(1)}`);
+}
+
+const MAX_REPORT_BYTES = 4096;
+
+/** `{token, outcome}` from a JSON or text/plain body; anything else is null. */
+function reportOf(body: unknown): { token: unknown; outcome: unknown } | null {
+  let value = body;
+  if (typeof value === 'string' || Buffer.isBuffer(value)) {
+    try {
+      value = JSON.parse(String(value));
+    } catch {
+      return null;
+    }
+  }
+  if (!value || typeof value !== 'object') return null;
+  const { token, outcome } = value as Record<string, unknown>;
+  return { token, outcome };
+}
+
+/**
+ * POST /api/public/tap: the escape page's beacon. Register at the root, not in the /api scope: a
+ * `navigator.sendBeacon` string body is text/plain and a custom domain's page has its own Origin, which the
+ * dashboard's CSRF guard would refuse. Always 204, whatever arrives: its own parsers and error handler.
+ */
+export async function tapRoutes(app: FastifyInstance, deps: Deps): Promise<void> {
+  app.removeAllContentTypeParsers();
+  app.addContentTypeParser('*', { parseAs: 'string', bodyLimit: MAX_REPORT_BYTES }, (_request, body, done) =>
+    done(null, body),
+  );
+  app.setErrorHandler((_error, _request, reply) => reply.code(204).send());
+  app.withTypeProvider<ZodTypeProvider>().post(
+    '/api/public/tap',
+    {
+      schema: {
+        operationId: 'reportTapOutcome',
+        tags,
+        security: [],
+        description:
+          'Body `{"token", "outcome": "opened" | "browser" | "broken"}` as JSON or text/plain. Always 204.',
+        response: { 204: z.null().describe('No Content') },
+      },
+    },
+    async (request, reply) => {
+      const report = reportOf(request.body);
+      if (report) await deps.analytics.recordOutcome(report.token, report.outcome).catch(() => false);
+      return reply.code(204).send(null);
+    },
+  );
+}

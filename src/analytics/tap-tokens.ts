@@ -1,0 +1,186 @@
+import { createHmac, timingSafeEqual } from 'node:crypto';
+import type { Redis } from 'ioredis';
+
+/**
+ * Tap tokens (decisions.md "Tap outcomes"): the escape page of one human visit carries a signed, expiring,
+ * single-use token; its beacon hands it back with the outcome. The token carries everything the outcome
+ * needs (ids, variant, the webhook's tap context), so recording an outcome never reads the link or waits
+ * for the visit's buffered click row.
+ */
+
+export interface TapContext {
+  tapId: string;
+  linkId: string;
+  orgId: string;
+  slug: string;
+  shortHost: string;
+  platformKey: string | null;
+  sourceApp: string | null;
+  country: string | null;
+  city: string | null;
+  device: string | null;
+  /** ISO time of the tap. */
+  ts: string;
+  /** Expiry, epoch seconds. */
+  exp: number;
+  /** The A/B variant served, so outcomes can be split per variant. */
+  variant?: number | null;
+}
+
+/** What the redirect knows at the visit; `exp` is added by `issue`. */
+export type TapIssue = Omit<TapContext, 'exp'>;
+
+/** Claims a tap id once: true the first time, false for a replay. `ttlMs` bounds how long it is kept. */
+export type OneShot = (tapId: string, ttlMs: number) => Promise<boolean>;
+
+export interface TapTokenOptions {
+  /** SESSION_SECRET; a purpose-bound subkey is derived from it. */
+  secret: string;
+  ttlSeconds?: number;
+  /** Epoch milliseconds. */
+  now?: () => number;
+  oneShot?: OneShot;
+}
+
+const VERSION = 1;
+const MAX_TOKEN_LENGTH = 2048;
+const SIGNATURE_LENGTH = 43; // base64url of 32 bytes
+
+const str = (value: unknown, max: number): value is string =>
+  typeof value === 'string' && value.length > 0 && value.length <= max;
+const optStr = (value: unknown, max: number): value is string | null => value === null || str(value, max);
+
+export function createTapTokens(options: TapTokenOptions) {
+  const ttlSeconds = options.ttlSeconds ?? 600;
+  const now = options.now ?? Date.now;
+  const oneShot = options.oneShot ?? createMemoryOneShot({ now });
+  // A key of its own: a tap token can never be replayed as a session or password cookie, or the reverse.
+  const key = createHmac('sha256', options.secret).update('linkhop/tap-token/v1').digest();
+  const sign = (payload: string) => createHmac('sha256', key).update(payload).digest('base64url');
+
+  function verify(token: unknown): TapContext | null {
+    if (typeof token !== 'string' || token.length > MAX_TOKEN_LENGTH) return null;
+    const dot = token.indexOf('.');
+    if (dot <= 0 || token.length - dot - 1 !== SIGNATURE_LENGTH) return null;
+    const payload = token.slice(0, dot);
+    const given = Buffer.from(token.slice(dot + 1), 'base64url');
+    const expected = Buffer.from(sign(payload), 'base64url');
+    if (given.length !== expected.length || !timingSafeEqual(given, expected)) return null;
+    let fields: unknown;
+    try {
+      fields = JSON.parse(Buffer.from(payload, 'base64url').toString('utf8'));
+    } catch {
+      return null;
+    }
+    if (!Array.isArray(fields) || fields[0] !== VERSION) return null;
+    const [
+      ,
+      tapId,
+      linkId,
+      orgId,
+      slug,
+      shortHost,
+      platformKey,
+      sourceApp,
+      country,
+      city,
+      device,
+      ts,
+      exp,
+      variant,
+    ] = fields;
+    // Signed by us, so malformed content means a key or version mix-up: refuse rather than guess.
+    if (!str(tapId, 64) || !str(linkId, 64) || !str(orgId, 64) || !str(slug, 64) || !str(ts, 40)) return null;
+    if (typeof shortHost !== 'string' || shortHost.length > 253) return null;
+    if (!optStr(platformKey, 64) || !optStr(sourceApp, 64) || !optStr(country, 8)) return null;
+    if (!optStr(city, 128) || !optStr(device, 16)) return null;
+    if (typeof exp !== 'number' || !Number.isFinite(exp) || exp * 1000 <= now()) return null;
+    if (variant !== null && !(Number.isInteger(variant) && variant >= 0 && variant < 16)) return null;
+    return {
+      tapId,
+      linkId,
+      orgId,
+      slug,
+      shortHost,
+      platformKey,
+      sourceApp,
+      country,
+      city,
+      device,
+      ts,
+      exp,
+      variant: variant as number | null,
+    };
+  }
+
+  return {
+    ttlSeconds,
+
+    /** A compact token: base64url(JSON array) + '.' + base64url(HMAC-SHA256). Pure and synchronous. */
+    issue(ctx: TapIssue): string {
+      const exp = Math.floor(now() / 1000) + ttlSeconds;
+      const fields = [
+        VERSION,
+        ctx.tapId,
+        ctx.linkId,
+        ctx.orgId,
+        ctx.slug,
+        ctx.shortHost,
+        ctx.platformKey,
+        ctx.sourceApp,
+        ctx.country,
+        ctx.city,
+        ctx.device,
+        ctx.ts,
+        exp,
+        ctx.variant ?? null,
+      ];
+      const payload = Buffer.from(JSON.stringify(fields)).toString('base64url');
+      return `${payload}.${sign(payload)}`;
+    },
+
+    /** The context of a genuine, unexpired token, or null. Never throws. */
+    verify,
+
+    /** verify, then claim the tap once: a replay of a valid token answers null. */
+    async redeem(token: unknown): Promise<TapContext | null> {
+      const ctx = verify(token);
+      if (!ctx) return null;
+      const ttlMs = Math.max(1, ctx.exp * 1000 - now());
+      return (await oneShot(ctx.tapId, ttlMs)) ? ctx : null;
+    },
+  };
+}
+
+export type TapTokens = ReturnType<typeof createTapTokens>;
+
+/**
+ * One instance's guard: a bounded map of tap id -> expiry. When full, expired ids go first, then the
+ * oldest; a replay of an evicted id still cannot count twice, because the store keeps the first outcome.
+ */
+export function createMemoryOneShot(options: { maxEntries?: number; now?: () => number } = {}): OneShot {
+  const maxEntries = options.maxEntries ?? 100_000;
+  const now = options.now ?? Date.now;
+  const seen = new Map<string, number>();
+  return async (tapId, ttlMs) => {
+    const at = now();
+    const expiry = seen.get(tapId);
+    if (expiry !== undefined && expiry > at) return false;
+    seen.delete(tapId);
+    if (seen.size >= maxEntries) {
+      // Insertion order is expiry order under one TTL: drop from the front until a live id fits.
+      for (const [id, until] of seen) {
+        if (until > at && seen.size < maxEntries) break;
+        seen.delete(id);
+      }
+    }
+    seen.set(tapId, at + ttlMs);
+    return true;
+  };
+}
+
+/** Every instance's guard (REDIS_URL): `SET key 1 PX ttl NX` succeeds once per tap id. */
+export function createRedisOneShot(redis: Redis, prefix = 'linkhop:tap:'): OneShot {
+  return async (tapId, ttlMs) =>
+    (await redis.set(`${prefix}${tapId}`, '1', 'PX', Math.max(1, Math.ceil(ttlMs)), 'NX')) === 'OK';
+}
