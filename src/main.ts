@@ -10,6 +10,9 @@ import { createAnalyticsService } from './analytics/service.js';
 import { createMemoryOneShot, createRedisOneShot, createTapTokens } from './analytics/tap-tokens.js';
 import { CAPTURE_RATE_LIMIT } from './audience/routes.js';
 import { createAudienceService } from './audience/service.js';
+import { createCreatorStats } from './bio/analytics-stats.js';
+import { createBioRepo } from './bio/repo.js';
+import { createBioService } from './bio/service.js';
 import { createSegmentService } from './broadcasts/segments.js';
 import { createBroadcastService } from './broadcasts/service.js';
 import { createUnsubscribeService } from './broadcasts/unsubscribe.js';
@@ -29,6 +32,7 @@ import { V1_RATE_LIMIT } from './http/v1-auth.js';
 import { createPreviewService } from './links/preview.js';
 import { createLinkRepo } from './links/repo.js';
 import { createLinkService } from './links/service.js';
+import { createMediaKitService } from './mediakit/service.js';
 import { createGuardedFetcher } from './net/guarded-fetch.js';
 import { scrapePreview } from './net/open-graph.js';
 import { createPixelService } from './pixels/pixels.js';
@@ -210,6 +214,23 @@ export async function composeHosted(config: Config, store: Store, logger: Logger
     emitEvent: (orgId, event, data) => emitEvent(orgId, event, data),
     now: () => new Date(),
   });
+  const creatorStats = createCreatorStats({ analytics, store });
+  const bioRepo = createBioRepo(store);
+  const bio = createBioService({
+    repo: bioRepo,
+    stats: creatorStats,
+    baseUrl: config.baseUrl,
+    flagsOff: config.flagsOff,
+    now: () => new Date(),
+    uuid: randomUUID,
+  });
+  const mediaKit = createMediaKitService({
+    repo: bioRepo,
+    bio,
+    stats: creatorStats,
+    flagsOff: config.flagsOff,
+    now: () => new Date(),
+  });
   const socialDeps: SocialDeps = {
     store,
     social: config.social,
@@ -246,6 +267,8 @@ export async function composeHosted(config: Config, store: Store, logger: Logger
     }),
     webhooks,
     analytics,
+    bio,
+    mediaKit,
     social: {
       accounts: createSocialAccountService(socialDeps),
       automations: createAutomationService(socialDeps),

@@ -249,6 +249,9 @@ export function createAnalyticsService(deps: AnalyticsServiceDeps) {
       return repo.exportPages(scope, fromDay(query.days ?? 30) * DAY_MS);
     },
 
+    /** Per-link clicks and outcome split over `days` (zeros for links without rows): for other domains. */
+    linkOutcomes: outcomeSums,
+
     configured,
   };
 }

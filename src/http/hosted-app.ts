@@ -13,6 +13,8 @@ import { analyticsRoutes, dashboardAnalyticsRoutes, tapRoutes } from '../analyti
 import type { AnalyticsService } from '../analytics/service.js';
 import { audienceRoutes, captureRoutes } from '../audience/routes.js';
 import type { AudienceService } from '../audience/service.js';
+import { bioPageRoutes, bioRoutes, publicBioRoutes } from '../bio/routes.js';
+import type { BioService } from '../bio/service.js';
 import { broadcastRoutes } from '../broadcasts/routes.js';
 import { type SegmentService, segmentRoutes } from '../broadcasts/segments.js';
 import type { BroadcastService } from '../broadcasts/service.js';
@@ -23,6 +25,8 @@ import { type PreviewService, previewRoutes } from '../links/preview.js';
 import { qrRoutes } from '../links/qr.js';
 import { linkRoutes } from '../links/routes.js';
 import type { LinkService } from '../links/service.js';
+import { mediaKitPageRoutes, mediaKitRoutes, publicMediaKitRoutes } from '../mediakit/routes.js';
+import type { MediaKitService } from '../mediakit/service.js';
 import { type PixelService, pixelRoutes } from '../pixels/pixels.js';
 import { type ReceiptService, receiptKeyRoutes, receiptRoutes } from '../receipts/receipts.js';
 import { serverWithFastPath } from '../redirect/fast-path.js';
@@ -59,6 +63,8 @@ export interface HostedAppDeps {
   previews: PreviewService;
   webhooks: WebhookService;
   analytics: AnalyticsService;
+  bio: BioService;
+  mediaKit: MediaKitService;
   social: {
     accounts: SocialAccountService;
     automations: AutomationService;
@@ -84,7 +90,8 @@ export async function buildHostedApp(deps: HostedAppDeps): Promise<FastifyInstan
   const app = Fastify({
     loggerInstance: deps.logger,
     logController: new LogController({ disableRequestLogging: !logsRequests(deps.logger) }),
-    routerOptions: { ignoreTrailingSlash: true },
+    // maxParamLength: a junk 101+ character handle or slug is a 404, not a 414.
+    routerOptions: { ignoreTrailingSlash: true, maxParamLength: 500 },
     serverFactory: serverWithFastPath(createHostedFastPath(deps.redirect)),
     bodyLimit: 1024 * 1024,
     trustProxy: true,
@@ -142,6 +149,7 @@ export async function buildHostedApp(deps: HostedAppDeps): Promise<FastifyInstan
       await v1.register(webhookRoutes, { webhooks: deps.webhooks });
       await v1.register(audienceRoutes, { audience: deps.audience });
       await v1.register(analyticsRoutes, { analytics: deps.analytics });
+      await v1.register(bioRoutes, { bio: deps.bio });
       await v1.register(receiptRoutes, { receipts: deps.receipts });
     },
     { prefix: '/v1' },
@@ -151,12 +159,16 @@ export async function buildHostedApp(deps: HostedAppDeps): Promise<FastifyInstan
     async (api) => {
       registerCsrfGuard(api, deps.baseUrl);
       await api.register(dashboardAccountRoutes, deps.dashboard);
+      await api.register(publicBioRoutes, { bio: deps.bio });
+      await api.register(publicMediaKitRoutes, { mediaKit: deps.mediaKit });
       await api.register(async (authed) => {
         authed.addHook('onRequest', requireSession(deps.dashboard.accounts));
         await authed.register(linkRoutes, { links: deps.links, operationPrefix: 'dashboard' });
         await authed.register(qrRoutes, { links: deps.links, operationId: 'dashboardGetLinkQr' });
         await authed.register(audienceRoutes, { audience: deps.audience, dashboard: true });
         await authed.register(dashboardAnalyticsRoutes, { analytics: deps.analytics });
+        await authed.register(bioRoutes, { bio: deps.bio, operationPrefix: 'dashboard' });
+        await authed.register(mediaKitRoutes, { mediaKit: deps.mediaKit });
         await authed.register(segmentRoutes, { segments: deps.segments });
         await authed.register(broadcastRoutes, { broadcasts: deps.broadcasts });
         await authed.register(socialRoutes, {
@@ -186,6 +198,12 @@ export async function buildHostedApp(deps: HostedAppDeps): Promise<FastifyInstan
   });
   await app.register(socialInternalRoutes, { cronSecret: deps.social.cronSecret, sweep: deps.social.sweep });
 
+  await app.register(bioPageRoutes, { bio: deps.bio, nonce: deps.redirect.nonce, baseUrl: deps.baseUrl });
+  await app.register(mediaKitPageRoutes, {
+    mediaKit: deps.mediaKit,
+    nonce: deps.redirect.nonce,
+    baseUrl: deps.baseUrl,
+  });
   await app.register(receiptKeyRoutes, { receipts: deps.receipts });
   await app.register(hostedRedirectRoutes, deps.redirect);
   return app;

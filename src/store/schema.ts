@@ -2,6 +2,7 @@ import type { Generated } from 'kysely';
 import type { WebhookDeliveryTable, WebhookTable } from './migrations/006-webhooks.js';
 import type { AnalyticsTables } from './migrations/008-analytics.js';
 import type { DmAutomationTable, DmFiringTable, SocialAccountTable } from './migrations/009-social.js';
+import type { BioPageTable, MediaKitTable } from './migrations/010-bio.js';
 import type {
   BroadcastRecipientTable,
   BroadcastTable,
@@ -138,4 +139,6 @@ export interface Database extends AnalyticsTables {
   social_accounts: SocialAccountTable;
   dm_automations: DmAutomationTable;
   dm_firings: DmFiringTable;
+  bio_pages: BioPageTable;
+  media_kits: MediaKitTable;
 }

@@ -8,6 +8,7 @@ import * as webhooks from './006-webhooks.js';
 import * as linkPreviews from './007-link-previews.js';
 import * as analytics from './008-analytics.js';
 import * as social from './009-social.js';
+import * as bio from './010-bio.js';
 import * as audience from './011-audience.js';
 
 /**
@@ -24,6 +25,7 @@ const migrations: Record<string, Migration> = {
   '007-link-previews': linkPreviews,
   '008-analytics': analytics,
   '009-social': social,
+  '010-bio': bio,
   '011-audience': audience,
 };
 
