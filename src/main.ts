@@ -241,6 +241,18 @@ export async function composeHosted(config: Config, store: Store, logger: Logger
     now: () => new Date(),
     uuid: randomUUID,
     logger,
+    // Automation stats show the DM'd link's taps from the same 90-day window as link stats.
+    linkStats: async (ctx, linkId) => {
+      if (!analytics.configured) return null;
+      const stats = (await analytics.linkOutcomes(ctx.orgId, [linkId], 90)).get(linkId);
+      if (!stats) return null;
+      const measured = stats.outcomes.opened + stats.outcomes.browser + stats.outcomes.broken;
+      return {
+        clicks: stats.clicks,
+        opened: stats.outcomes.opened,
+        appOpenRate: measured === 0 ? null : stats.outcomes.opened / measured,
+      };
+    },
   };
   const socialIntake = createSocialIntake(socialDeps);
 
