@@ -1,6 +1,7 @@
 import { createHash, randomBytes, randomUUID } from 'node:crypto';
 import nodemailer from 'nodemailer';
 import { audienceDb } from '../audience/db.js';
+import { createPollingLoop } from '../jobs/polling-loop.js';
 import type { Store } from '../store/database.js';
 import { composeMessage, type MailMessage } from './message.js';
 
@@ -46,10 +47,6 @@ export function createBroadcastWorker(deps: BroadcastWorkerDeps) {
   const db = audienceDb(deps.store);
   const batchSize = deps.batchSize ?? 20;
   const iso = (offsetMs = 0) => new Date(deps.now().getTime() + offsetMs).toISOString();
-  let timer: NodeJS.Timeout | undefined;
-  let running: Promise<void> | null = null;
-  let again = false;
-  let stopped = false;
 
   const finish = (id: string, status: 'sent' | 'failed' | 'skipped', reason: string | null) =>
     db
@@ -167,47 +164,19 @@ export function createBroadcastWorker(deps: BroadcastWorkerDeps) {
     return rows.length;
   }
 
-  function run(): Promise<void> {
-    if (running) {
-      again = true;
-      return running;
-    }
-    running = (async () => {
-      try {
-        do {
-          again = false;
-          while ((await pass()) === batchSize && !stopped) {}
-        } while (again && !stopped);
-      } catch (error) {
-        deps.logger.error({ err: error }, 'broadcast send pass failed');
-      } finally {
-        running = null;
-      }
-    })();
-    return running;
-  }
+  const loop = createPollingLoop({
+    pass,
+    batchSize,
+    intervalMs: deps.intervalMs ?? 5_000,
+    onError: (error) => deps.logger.error({ err: error }, 'broadcast send pass failed'),
+  });
 
   return {
-    start(): void {
-      stopped = false;
-      if (timer) return;
-      timer = setInterval(() => void run(), deps.intervalMs ?? 5_000);
-      timer.unref();
-      void run();
-    },
-    nudge(): void {
-      if (!stopped) void run();
-    },
-    /** Sends everything queued now and resolves when none is left (tests; a graceful shutdown). */
-    async drain(): Promise<void> {
-      while (running) await running;
-      while ((await pass()) > 0) {}
-    },
+    start: loop.start,
+    nudge: loop.nudge,
+    drain: loop.drain,
     async stop(): Promise<void> {
-      stopped = true;
-      if (timer) clearInterval(timer);
-      timer = undefined;
-      while (running) await running;
+      await loop.stop();
       deps.transport.close?.();
     },
   };

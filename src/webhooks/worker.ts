@@ -1,4 +1,5 @@
 import { createHmac, randomUUID } from 'node:crypto';
+import { createPollingLoop } from '../jobs/polling-loop.js';
 import type { Store } from '../store/database.js';
 import { type ClaimedDelivery, createWebhookRepo } from './repo.js';
 import type { SecretBox } from './secret-box.js';
@@ -57,10 +58,6 @@ export function createDeliveryWorker(deps: DeliveryWorkerDeps) {
   const intervalMs = deps.intervalMs ?? DEFAULT_INTERVAL_MS;
   const iso = (offsetMs = 0) => new Date(deps.now().getTime() + offsetMs).toISOString();
 
-  let timer: NodeJS.Timeout | undefined;
-  let running: Promise<void> | null = null;
-  let again = false;
-  let stopped = false;
   let lastPrune = 0;
 
   /** Null when the box cannot be opened: our fault (a master secret rotated away), so logged loudly. */
@@ -134,53 +131,19 @@ export function createDeliveryWorker(deps: DeliveryWorkerDeps) {
     return rows.length;
   }
 
-  /** Single flight: a call while a run is going asks it to go round once more instead of overlapping. */
-  function run(): Promise<void> {
-    if (running) {
-      again = true;
-      return running;
-    }
-    running = (async () => {
-      try {
-        do {
-          again = false;
-          while ((await pass()) === batchSize && !stopped) {}
-        } while (again && !stopped);
-      } catch (error) {
-        deps.logger.error({ err: error }, 'webhook delivery pass failed');
-      } finally {
-        running = null;
-      }
-    })();
-    return running;
-  }
+  const loop = createPollingLoop({
+    pass,
+    batchSize,
+    intervalMs: intervalMs,
+    onError: (error) => deps.logger.error({ err: error }, 'webhook delivery pass failed'),
+  });
 
   return {
-    start(): void {
-      stopped = false;
-      if (timer) return;
-      timer = setInterval(() => void run(), intervalMs);
-      timer.unref();
-      void run();
-    },
-
-    /** Something was just queued: send it now rather than at the next poll. */
-    nudge(): void {
-      if (!stopped) void run();
-    },
-
-    /** Sends everything claimable now and resolves when none is left (tests; a graceful shutdown). */
-    async drain(): Promise<void> {
-      while (running) await running;
-      while ((await pass()) > 0) {}
-    },
-
-    /** Stops polling and waits for the pass in flight; rows not yet claimed stay queued. */
+    start: loop.start,
+    nudge: loop.nudge,
+    drain: loop.drain,
     async stop(): Promise<void> {
-      stopped = true;
-      if (timer) clearInterval(timer);
-      timer = undefined;
-      while (running) await running;
+      await loop.stop();
     },
   };
 }
