@@ -26,6 +26,7 @@ import { createEngineLinkRepo } from './engine/repo.js';
 import { createEngineLinkService } from './engine/service.js';
 import { createFolderService } from './folders/folders.js';
 import { createBearerCheck } from './http/bearer.js';
+import { defaultDashboardDir, loadDashboardAssets } from './http/dashboard.js';
 import { buildHostedApp } from './http/hosted-app.js';
 import { createMemoryRateLimiter, createRedisRateLimiter, type RateLimitOptions } from './http/rate-limit.js';
 import { V1_RATE_LIMIT } from './http/v1-auth.js';
@@ -257,6 +258,7 @@ export async function composeHosted(config: Config, store: Store, logger: Logger
   const socialIntake = createSocialIntake(socialDeps);
 
   const app = await buildHostedApp({
+    web: loadDashboardAssets(defaultDashboardDir()),
     logger,
     baseUrl: config.baseUrl,
     ping: () => pingStore(store),

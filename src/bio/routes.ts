@@ -4,7 +4,7 @@ import { z } from 'zod';
 import { hasFeature } from '../accounts/plans.js';
 import { AppError } from '../errors.js';
 import { sendNotFoundPage } from '../http/html.js';
-import { errorResponses } from '../http/schemas.js';
+import { errorResponses, operationIds } from '../http/schemas.js';
 import { orgOf } from '../http/v1-auth.js';
 import { renderBioPage } from './page-html.js';
 import { creatorPageCsp } from './page-shell.js';
@@ -30,8 +30,7 @@ export async function bioRoutes(
 ): Promise<void> {
   const r = app.withTypeProvider<ZodTypeProvider>();
   const { bio } = deps;
-  const op = (id: string) =>
-    deps.operationPrefix ? `${deps.operationPrefix}${id[0]?.toUpperCase()}${id.slice(1)}` : id;
+  const op = operationIds(deps.operationPrefix);
   const tags = ['bio'];
 
   r.get(

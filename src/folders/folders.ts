@@ -3,7 +3,7 @@ import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import type { OrgContext } from '../accounts/service.js';
 import { appError, featureError } from '../errors.js';
-import { errorResponses, idParams } from '../http/schemas.js';
+import { errorResponses, idParams, operationIds } from '../http/schemas.js';
 import { orgOf } from '../http/v1-auth.js';
 import type { Store } from '../store/database.js';
 
@@ -106,15 +106,19 @@ export function createFolderService(deps: { store: Store; now: () => Date; uuid:
 
 export type FolderService = ReturnType<typeof createFolderService>;
 
-export async function folderRoutes(app: FastifyInstance, deps: { folders: FolderService }): Promise<void> {
+export async function folderRoutes(
+  app: FastifyInstance,
+  deps: { folders: FolderService; operationPrefix?: string },
+): Promise<void> {
   const r = app.withTypeProvider<ZodTypeProvider>();
   const { folders } = deps;
+  const op = operationIds(deps.operationPrefix);
   const tags = ['folders'];
   r.post(
     '/folders',
     {
       schema: {
-        operationId: 'createFolder',
+        operationId: op('createFolder'),
         tags,
         body: folderBody,
         response: { 201: folderSchema, ...errorResponses(400, 403) },
@@ -126,7 +130,7 @@ export async function folderRoutes(app: FastifyInstance, deps: { folders: Folder
     '/folders',
     {
       schema: {
-        operationId: 'listFolders',
+        operationId: op('listFolders'),
         tags,
         response: { 200: z.object({ folders: z.array(folderSchema) }), ...errorResponses() },
       },
@@ -137,7 +141,7 @@ export async function folderRoutes(app: FastifyInstance, deps: { folders: Folder
     '/folders/:id',
     {
       schema: {
-        operationId: 'renameFolder',
+        operationId: op('renameFolder'),
         tags,
         params: idParams,
         body: folderBody,
@@ -150,7 +154,7 @@ export async function folderRoutes(app: FastifyInstance, deps: { folders: Folder
     '/folders/:id',
     {
       schema: {
-        operationId: 'deleteFolder',
+        operationId: op('deleteFolder'),
         tags,
         params: idParams,
         response: { 200: deletedSchema, ...errorResponses(404) },

@@ -43,6 +43,7 @@ import { socialRoutes } from '../social/routes.js';
 import { socialInternalRoutes, socialPublicRoutes } from '../social/webhook-routes.js';
 import { webhookRoutes } from '../webhooks/routes.js';
 import type { WebhookService } from '../webhooks/service.js';
+import { type DashboardAssets, dashboardRoutes } from './dashboard.js';
 import { hostedErrorHandler, sendError } from './errors.js';
 import { sendNotFoundPage } from './html.js';
 import { logsRequests } from './logging.js';
@@ -80,6 +81,8 @@ export interface HostedAppDeps {
   unsubscribe: UnsubscribeService;
   captureLimiter: RateLimiter;
   redirect: HostedRedirectDeps;
+  /** The built web dashboard, served at `/`. */
+  web: DashboardAssets;
 }
 
 /**
@@ -165,6 +168,10 @@ export async function buildHostedApp(deps: HostedAppDeps): Promise<FastifyInstan
         authed.addHook('onRequest', requireSession(deps.dashboard.accounts));
         await authed.register(linkRoutes, { links: deps.links, operationPrefix: 'dashboard' });
         await authed.register(qrRoutes, { links: deps.links, operationId: 'dashboardGetLinkQr' });
+        await authed.register(previewRoutes, { previews: deps.previews, operationPrefix: 'dashboard' });
+        await authed.register(folderRoutes, { folders: deps.folders, operationPrefix: 'dashboard' });
+        await authed.register(pixelRoutes, { pixels: deps.pixels, operationPrefix: 'dashboard' });
+        await authed.register(webhookRoutes, { webhooks: deps.webhooks, operationPrefix: 'dashboard' });
         await authed.register(audienceRoutes, { audience: deps.audience, dashboard: true });
         await authed.register(dashboardAnalyticsRoutes, { analytics: deps.analytics });
         await authed.register(bioRoutes, { bio: deps.bio, operationPrefix: 'dashboard' });
@@ -205,6 +212,7 @@ export async function buildHostedApp(deps: HostedAppDeps): Promise<FastifyInstan
     baseUrl: deps.baseUrl,
   });
   await app.register(receiptKeyRoutes, { receipts: deps.receipts });
+  await app.register(dashboardRoutes, { assets: deps.web });
   await app.register(hostedRedirectRoutes, deps.redirect);
   return app;
 }

@@ -17,3 +17,11 @@ export const idParams = z.object({ id: z.string().min(1).max(64) });
 export function errorResponses(...statuses: number[]): Record<number, typeof errorBody> {
   return Object.fromEntries([401, 429, ...statuses].map((status) => [status, errorBody]));
 }
+
+/**
+ * Operation ids for a plugin registered twice (under /v1 and as the dashboard's /api twin): the twin's
+ * ids get a prefix (`listFolders` -> `dashboardListFolders`) so the OpenAPI document keeps them unique.
+ */
+export function operationIds(prefix: string | undefined): (id: string) => string {
+  return (id) => (prefix ? `${prefix}${id[0]?.toUpperCase()}${id.slice(1)}` : id);
+}

@@ -3,7 +3,7 @@ import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import type { OrgContext } from '../accounts/service.js';
 import { isHttpUrl } from '../core/urls.js';
-import { errorResponses, idParams } from '../http/schemas.js';
+import { errorResponses, idParams, operationIds } from '../http/schemas.js';
 import { orgOf } from '../http/v1-auth.js';
 import type { Store } from '../store/database.js';
 import type { LinkService } from './service.js';
@@ -140,25 +140,29 @@ export function createPreviewService(deps: PreviewDeps) {
 
 export type PreviewService = ReturnType<typeof createPreviewService>;
 
-export async function previewRoutes(app: FastifyInstance, deps: { previews: PreviewService }): Promise<void> {
+export async function previewRoutes(
+  app: FastifyInstance,
+  deps: { previews: PreviewService; operationPrefix?: string },
+): Promise<void> {
   const r = app.withTypeProvider<ZodTypeProvider>();
   const { previews } = deps;
+  const op = operationIds(deps.operationPrefix);
   const schema = (operationId: string) => ({
     operationId,
     tags: ['links'],
     params: idParams,
     response: { 200: previewSchema, ...errorResponses(400, 404) },
   });
-  r.get('/links/:id/og', { schema: schema('getLinkPreview') }, async (request) =>
+  r.get('/links/:id/og', { schema: schema(op('getLinkPreview')) }, async (request) =>
     previews.get(orgOf(request), request.params.id),
   );
-  r.put('/links/:id/og', { schema: { ...schema('setLinkPreview'), body: customBody } }, async (request) =>
+  r.put('/links/:id/og', { schema: { ...schema(op('setLinkPreview')), body: customBody } }, async (request) =>
     previews.setCustom(orgOf(request), request.params.id, request.body),
   );
-  r.delete('/links/:id/og', { schema: schema('clearLinkPreview') }, async (request) =>
+  r.delete('/links/:id/og', { schema: schema(op('clearLinkPreview')) }, async (request) =>
     previews.clearCustom(orgOf(request), request.params.id),
   );
-  r.post('/links/:id/og/scrape', { schema: schema('scrapeLinkPreview') }, async (request) =>
+  r.post('/links/:id/og/scrape', { schema: schema(op('scrapeLinkPreview')) }, async (request) =>
     previews.rescrape(orgOf(request), request.params.id),
   );
 }

@@ -3,7 +3,7 @@ import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { featureError } from '../errors.js';
 import { toAppError } from '../http/errors.js';
-import { errorBody, errorResponses, idParams } from '../http/schemas.js';
+import { errorBody, errorResponses, idParams, operationIds } from '../http/schemas.js';
 import { orgOf } from '../http/v1-auth.js';
 import { createLinkBody, linkSchema, listQuery, updateLinkBody } from './schema.js';
 import type { LinkService } from './service.js';
@@ -22,8 +22,7 @@ export async function linkRoutes(
   const r = app.withTypeProvider<ZodTypeProvider>();
   const { links } = deps;
   // The dashboard registers the same routes under /api: its operations get their own ids.
-  const op = (id: string) =>
-    deps.operationPrefix ? `${deps.operationPrefix}${id[0]?.toUpperCase()}${id.slice(1)}` : id;
+  const op = operationIds(deps.operationPrefix);
 
   r.get(
     '/links',

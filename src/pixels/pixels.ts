@@ -3,7 +3,7 @@ import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import type { OrgContext } from '../accounts/service.js';
 import { appError, featureError } from '../errors.js';
-import { errorResponses, idParams } from '../http/schemas.js';
+import { errorResponses, idParams, operationIds } from '../http/schemas.js';
 import { orgOf } from '../http/v1-auth.js';
 import type { Store } from '../store/database.js';
 
@@ -107,15 +107,19 @@ export function createPixelService(deps: { store: Store; now: () => Date; uuid: 
 
 export type PixelService = ReturnType<typeof createPixelService>;
 
-export async function pixelRoutes(app: FastifyInstance, deps: { pixels: PixelService }): Promise<void> {
+export async function pixelRoutes(
+  app: FastifyInstance,
+  deps: { pixels: PixelService; operationPrefix?: string },
+): Promise<void> {
   const r = app.withTypeProvider<ZodTypeProvider>();
   const { pixels } = deps;
+  const op = operationIds(deps.operationPrefix);
   const tags = ['pixels'];
   r.post(
     '/pixels',
     {
       schema: {
-        operationId: 'createPixel',
+        operationId: op('createPixel'),
         tags,
         body: pixelBody,
         response: { 201: pixelSchema, ...errorResponses(400, 403) },
@@ -127,7 +131,7 @@ export async function pixelRoutes(app: FastifyInstance, deps: { pixels: PixelSer
     '/pixels',
     {
       schema: {
-        operationId: 'listPixels',
+        operationId: op('listPixels'),
         tags,
         response: { 200: z.object({ pixels: z.array(pixelSchema) }), ...errorResponses() },
       },
@@ -138,7 +142,7 @@ export async function pixelRoutes(app: FastifyInstance, deps: { pixels: PixelSer
     '/pixels/:id',
     {
       schema: {
-        operationId: 'deletePixel',
+        operationId: op('deletePixel'),
         tags,
         params: idParams,
         response: { 200: z.object({ deleted: z.literal(true) }), ...errorResponses(404) },

@@ -1,6 +1,6 @@
 import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
-import { errorResponses, idParams } from '../http/schemas.js';
+import { errorResponses, idParams, operationIds } from '../http/schemas.js';
 import { orgOf } from '../http/v1-auth.js';
 import {
   createdWebhookSchema,
@@ -13,15 +13,19 @@ import {
 import type { WebhookService } from './service.js';
 
 /** /v1/webhooks (hosted-service.md 4.1); registered inside the /v1 scope, which sets request.org. */
-export async function webhookRoutes(app: FastifyInstance, deps: { webhooks: WebhookService }): Promise<void> {
+export async function webhookRoutes(
+  app: FastifyInstance,
+  deps: { webhooks: WebhookService; operationPrefix?: string },
+): Promise<void> {
   const r = app.withTypeProvider<ZodTypeProvider>();
   const { webhooks } = deps;
+  const op = operationIds(deps.operationPrefix);
   const tags = ['webhooks'];
   r.get(
     '/webhooks',
     {
       schema: {
-        operationId: 'listWebhooks',
+        operationId: op('listWebhooks'),
         tags,
         response: { 200: webhookListSchema, ...errorResponses() },
       },
@@ -32,7 +36,7 @@ export async function webhookRoutes(app: FastifyInstance, deps: { webhooks: Webh
     '/webhooks',
     {
       schema: {
-        operationId: 'createWebhook',
+        operationId: op('createWebhook'),
         tags,
         description:
           'The URL must be https and publicly reachable. The response carries the signing secret, once.',
@@ -46,7 +50,7 @@ export async function webhookRoutes(app: FastifyInstance, deps: { webhooks: Webh
     '/webhooks/:id',
     {
       schema: {
-        operationId: 'updateWebhook',
+        operationId: op('updateWebhook'),
         tags,
         description: 'Change url, events or active; `{active: false}` alone pauses on every plan.',
         params: idParams,
@@ -60,7 +64,7 @@ export async function webhookRoutes(app: FastifyInstance, deps: { webhooks: Webh
     '/webhooks/:id',
     {
       schema: {
-        operationId: 'deleteWebhook',
+        operationId: op('deleteWebhook'),
         tags,
         params: idParams,
         response: { 200: deletedSchema, ...errorResponses(404) },

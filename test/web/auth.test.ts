@@ -1,0 +1,81 @@
+import type { Browser } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import {
+  browserSkipReason,
+  type DashboardServer,
+  launchBrowser,
+  logIn,
+  openPage,
+  startDashboardServer,
+} from './harness.js';
+
+describe.skipIf(browserSkipReason !== null)('dashboard: landing, sign-up and log-in in Chromium', () => {
+  let server: DashboardServer;
+  let browser: Browser;
+  beforeAll(async () => {
+    server = await startDashboardServer();
+    browser = await launchBrowser();
+  });
+  afterAll(async () => {
+    await browser?.close();
+    await server?.close();
+  });
+
+  it('a logged-out visitor sees the landing page with sign-up and log-in', async () => {
+    const { page, errors, context } = await openPage(browser);
+    const response = await page.goto(`${server.url}/`);
+    expect(response?.status()).toBe(200);
+    expect(response?.headers()['content-security-policy']).toContain("script-src 'self'");
+    await expect(page.getByRole('heading', { level: 1 }).textContent()).resolves.toContain('open the app');
+    await page.getByRole('link', { name: 'Sign up free' }).click();
+    await page.getByRole('heading', { name: 'Create your workspace' }).waitFor();
+    expect(errors).toEqual([]);
+    await context.close();
+  });
+
+  it('sign-up shows the server validation message at the field, then creates the workspace', async () => {
+    const { page, errors, context } = await openPage(browser);
+    await page.goto(`${server.url}/#/signup`);
+    await page.getByLabel('Workspace name').fill('Night Owl Studio');
+    await page.getByLabel('Email').fill('owl@example.com');
+    await page.getByLabel('Password').fill('short');
+    await page.getByRole('button', { name: 'Create workspace' }).click();
+    const passwordError = page.locator('.field-invalid .field-error');
+    await expect(passwordError.textContent()).resolves.toBe('Passwords have at least 8 characters');
+    await page.getByLabel('Password').fill('a much longer password');
+    await page.getByRole('button', { name: 'Create workspace' }).click();
+    await page.getByRole('heading', { name: 'Links', level: 1 }).waitFor();
+    await expect(page.locator('.nav-org').textContent()).resolves.toContain('Night Owl Studio');
+    // The session survives a reload (the HttpOnly cookie), and logging out returns to the landing page.
+    await page.reload();
+    await page.getByRole('heading', { name: 'Links', level: 1 }).waitFor();
+    await page.getByRole('button', { name: 'Log out' }).click();
+    await page.getByRole('link', { name: 'Sign up free' }).waitFor();
+    expect(errors).toEqual([]);
+    await context.close();
+  });
+
+  it('a wrong password is one plain message; the right one logs in', async () => {
+    const who = await server.user('hero');
+    const { page, context } = await openPage(browser);
+    await page.goto(`${server.url}/#/login`);
+    await page.getByLabel('Email').fill(who.email);
+    await page.getByLabel('Password').fill('not the password');
+    await page.getByRole('button', { name: 'Log in' }).click();
+    await expect(page.getByRole('alert').textContent()).resolves.toContain('do not match');
+    await logIn(page, server.url, who);
+    await expect(page.locator('.tier').textContent()).resolves.toBe('Hero');
+    await context.close();
+  });
+
+  it('serves hashed assets gzipped and immutable', async () => {
+    const html = await (await fetch(`${server.url}/`)).text();
+    const script = /src="(\/assets\/[^"]+\.js)"/.exec(html)?.[1];
+    expect(script).toBeDefined();
+    const response = await fetch(`${server.url}${script}`, { headers: { 'accept-encoding': 'gzip' } });
+    expect(response.status).toBe(200);
+    expect(response.headers.get('content-encoding')).toBe('gzip');
+    expect(response.headers.get('cache-control')).toContain('immutable');
+    expect((await fetch(`${server.url}/assets/nope.js`)).status).toBe(404);
+  });
+});

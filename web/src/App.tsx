@@ -1,0 +1,164 @@
+import { type ComponentType, useEffect, useState } from 'react';
+import type { Feature } from './api/types';
+import { Loading } from './components/ui';
+import { LoginPage, SignupPage } from './pages/AuthPages';
+import { AnalyticsPage } from './pages/analytics/AnalyticsPage';
+import { LinkAnalyticsPage } from './pages/analytics/LinkAnalyticsPage';
+import { AudiencePage } from './pages/audience/AudiencePage';
+import { BroadcastsPage } from './pages/audience/BroadcastsPage';
+import { AutomationsPage } from './pages/automations/AutomationsPage';
+import { SocialCallback } from './pages/automations/SocialCallback';
+import { BioEditorPage } from './pages/bio/BioEditorPage';
+import { MediaKitPage } from './pages/bio/MediaKitPage';
+import { LandingPage } from './pages/LandingPage';
+import { LinkEditorPage } from './pages/links/LinkEditorPage';
+import { LinksPage } from './pages/links/LinksPage';
+import { NotFoundPage } from './pages/NotFoundPage';
+import { ApiKeysPage } from './pages/settings/ApiKeysPage';
+import { SettingsPage } from './pages/settings/SettingsPage';
+import { WebhooksPage } from './pages/settings/WebhooksPage';
+import { TIER_NAMES } from './plans';
+import { matchPath, navigate, useHashPath } from './router';
+import { useSession } from './session';
+
+type Page = ComponentType<{ params: Record<string, string>; path: string }>;
+
+/** Most specific first: `/links/new` before `/links/:id`. */
+const ROUTES: [string, Page][] = [
+  ['/links', LinksPage],
+  ['/links/new', LinkEditorPage],
+  ['/links/:id/analytics', LinkAnalyticsPage],
+  ['/links/:id', LinkEditorPage],
+  ['/analytics', AnalyticsPage],
+  ['/bio', BioEditorPage],
+  ['/media-kit', MediaKitPage],
+  ['/audience', AudiencePage],
+  ['/broadcasts', BroadcastsPage],
+  ['/automations', AutomationsPage],
+  ['/webhooks', WebhooksPage],
+  ['/keys', ApiKeysPage],
+  ['/settings', SettingsPage],
+];
+
+const NAV: { path: string; label: string; feature?: Feature; group: string }[] = [
+  { path: '/links', label: 'Links', group: 'Links' },
+  { path: '/analytics', label: 'Analytics', group: 'Links' },
+  { path: '/bio', label: 'Bio page', group: 'Creator' },
+  { path: '/media-kit', label: 'Media kit', group: 'Creator' },
+  { path: '/audience', label: 'Audience', group: 'Creator' },
+  { path: '/broadcasts', label: 'Broadcasts', group: 'Creator' },
+  { path: '/automations', label: 'DM automations', group: 'Creator' },
+  { path: '/webhooks', label: 'Webhooks', group: 'Developers' },
+  { path: '/keys', label: 'API keys', group: 'Developers' },
+  { path: '/settings', label: 'Plan & settings', group: 'Account' },
+];
+
+function findRoute(path: string): { Page: Page; params: Record<string, string> } | null {
+  for (const [pattern, Page] of ROUTES) {
+    const params = matchPath(pattern, path);
+    if (params) return { Page, params };
+  }
+  return null;
+}
+
+export function App() {
+  const { session } = useSession();
+  const path = useHashPath();
+
+  if (window.location.pathname === '/social/callback') return <SocialCallback />;
+  if (session === undefined) return <Loading label="Loading linkhop" />;
+
+  if (!session) {
+    if (path.startsWith('/login')) return <LoginPage />;
+    if (path.startsWith('/signup')) return <SignupPage />;
+    return <LandingPage />;
+  }
+  return <Shell path={path} />;
+}
+
+function Shell({ path }: { path: string }) {
+  const { session, logout } = useSession();
+  const [menuOpen, setMenuOpen] = useState(false);
+  const bare = path.split('?')[0] ?? '/';
+  useEffect(() => {
+    if (bare === '/' || bare === '/login' || bare === '/signup') navigate('/links');
+    setMenuOpen(false);
+    window.scrollTo(0, 0);
+  }, [bare]);
+  if (!session) return null;
+  const route = findRoute(path);
+  const groups = [...new Set(NAV.map((item) => item.group))];
+  return (
+    <div className="shell">
+      {/* A button, not an in-page anchor: the hash is the route here. */}
+      <button type="button" className="skip" onClick={() => document.getElementById('main')?.focus()}>
+        Skip to content
+      </button>
+      <header className="topbar">
+        <a className="brand" href="#/links">
+          <Logo /> linkhop
+        </a>
+        <button
+          type="button"
+          className="menu-btn"
+          aria-expanded={menuOpen}
+          aria-controls="sidenav"
+          onClick={() => setMenuOpen((open) => !open)}
+        >
+          Menu
+        </button>
+      </header>
+      <nav id="sidenav" className={`sidenav${menuOpen ? ' open' : ''}`} aria-label="Dashboard">
+        <a className="brand brand-side" href="#/links">
+          <Logo /> linkhop
+        </a>
+        {groups.map((group) => (
+          <div key={group} className="nav-group">
+            <p className="nav-group-title">{group}</p>
+            <ul>
+              {NAV.filter((item) => item.group === group).map((item) => {
+                const active = bare === item.path || bare.startsWith(`${item.path}/`);
+                return (
+                  <li key={item.path}>
+                    <a href={`#${item.path}`} aria-current={active ? 'page' : undefined}>
+                      {item.label}
+                    </a>
+                  </li>
+                );
+              })}
+            </ul>
+          </div>
+        ))}
+        <div className="nav-foot">
+          <p className="nav-org">
+            <strong>{session.org.name}</strong>
+            <span className={`tier tier-${session.org.tier}`}>{TIER_NAMES[session.org.tier]}</span>
+          </p>
+          <p className="nav-user">{session.user.email}</p>
+          <button type="button" className="btn btn-ghost btn-small" onClick={() => void logout()}>
+            Log out
+          </button>
+        </div>
+      </nav>
+      <main id="main" tabIndex={-1}>
+        {route ? <route.Page key={bare} params={route.params} path={path} /> : <NotFoundPage />}
+      </main>
+    </div>
+  );
+}
+
+export function Logo() {
+  return (
+    <svg className="logo" viewBox="0 0 32 32" width="28" height="28" aria-hidden="true">
+      <rect width="32" height="32" rx="8" fill="currentColor" />
+      <path
+        d="M9 20l7-9 7 9"
+        stroke="#fff"
+        strokeWidth="3"
+        fill="none"
+        strokeLinecap="round"
+        strokeLinejoin="round"
+      />
+    </svg>
+  );
+}

@@ -1,0 +1,170 @@
+/**
+ * The shapes the dashboard reads and writes. Where the server has a Zod schema, the type is inferred
+ * from it (type-only imports: nothing of the server is bundled), so the client cannot drift from what
+ * the routes validate; the rest follow hosted-service.md section 2 and decisions.md word for word.
+ */
+import type { z } from 'zod';
+import type { Feature, Features, Tier } from '../../../src/accounts/plans.js';
+import type { BioPage, BioStats, Block, Theme } from '../../../src/bio/schema.js';
+import type { Segment, SegmentFilter } from '../../../src/broadcasts/segments.js';
+import type { Broadcast } from '../../../src/broadcasts/service.js';
+import type { Folder } from '../../../src/folders/folders.js';
+import type { Preview } from '../../../src/links/preview.js';
+import type {
+  AbVariant,
+  CreateLinkInput,
+  Link,
+  Routing,
+  SchedEntry,
+  Utm,
+} from '../../../src/links/schema.js';
+import type { dashboardKitSchema, PublicKit, settingsSchema } from '../../../src/mediakit/schema.js';
+import type { Pixel } from '../../../src/pixels/pixels.js';
+import type { Trigger } from '../../../src/social/trigger.js';
+import type { CreatedWebhook, Webhook } from '../../../src/webhooks/schema.js';
+
+export type {
+  AbVariant,
+  BioPage,
+  BioStats,
+  Block,
+  Broadcast,
+  CreatedWebhook,
+  CreateLinkInput,
+  Feature,
+  Features,
+  Folder,
+  Link,
+  Pixel,
+  Preview,
+  PublicKit,
+  Routing,
+  SchedEntry,
+  Segment,
+  SegmentFilter,
+  Theme,
+  Tier,
+  Trigger,
+  Utm,
+  Webhook,
+};
+
+export type MediaKitSettings = z.infer<typeof settingsSchema>;
+export type DashboardKit = z.infer<typeof dashboardKitSchema> & { needsBioPage?: boolean };
+
+export interface Session {
+  user: { id: string; email: string };
+  org: { id: string; name: string; tier: Tier };
+  features: Features;
+}
+
+export interface ApiKey {
+  id: string;
+  prefix: string;
+  revokedAt: string | null;
+  createdAt: string;
+}
+
+export interface Outcomes {
+  opened: number;
+  browser: number;
+  broken: number;
+}
+
+export interface LinkStats {
+  configured: boolean;
+  total: number;
+  appOpenRate: number | null;
+  outcomes: Outcomes;
+}
+
+export interface AbStats {
+  configured: boolean;
+  sampled: boolean;
+  window: number;
+  variants: {
+    url: string;
+    weight: number;
+    variant: number;
+    clicks: number;
+    outcomes: number;
+    opened: number;
+    appOpenRate: number | null;
+  }[];
+  upgrade?: string;
+}
+
+export interface Analytics {
+  configured: boolean;
+  days: number;
+  tier: Tier;
+  total: number;
+  perLink: { slug: string; clicks: number }[];
+  countries?: { country: string; clicks: number }[];
+  devices?: { device: string; clicks: number }[];
+  platforms?: { platform: string; clicks: number }[];
+  referrers?: { referrer: string; clicks: number }[];
+  timeseries?: { day: string; clicks: number }[];
+  hourly?: { hour: number; clicks: number }[];
+  outcomes?: Outcomes;
+  platformOutcomes?: { platform: string; outcome: string; clicks: number }[];
+  upgrade?: string;
+}
+
+export interface Contact {
+  id: string;
+  email: string;
+  sourceSlug: string | null;
+  country: string | null;
+  createdAt: string;
+}
+
+export interface AudienceList {
+  count: number;
+  contacts: Contact[];
+}
+
+export interface SocialAccount {
+  id: string;
+  provider: 'instagram';
+  providerUserId: string;
+  username: string;
+  status: 'active' | 'needs_reconnect' | 'revoked';
+  statusMessage: string | null;
+  connectedAt: string;
+  expiresAt: string | null;
+}
+
+export interface SocialMeta {
+  appConfigured: boolean;
+  appMode: 'development' | 'live';
+  authUrl: string | null;
+}
+
+export interface Automation {
+  id: string;
+  accountId: string;
+  linkId: string;
+  dmText: string;
+  enabled: boolean;
+  createdAt: string;
+  updatedAt: string;
+  trigger: Trigger;
+}
+
+export interface Firing {
+  id: string;
+  status: 'queued' | 'sent' | 'failed' | 'skipped';
+  error: string | null;
+  reason: string | null;
+  sourceId: string;
+  createdAt: string;
+}
+
+export interface AutomationStats {
+  sent: number;
+  failed: number;
+  skipped: number;
+  recipients: number;
+  link: { shortUrl: string; clicks: number; opened: number; appOpenRate: number | null } | null;
+}
