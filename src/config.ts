@@ -52,6 +52,7 @@ const envSchema = z.object({
   SMTP_URL: optionalString,
   MAIL_FROM: optionalString,
   PLATFORMS_FILE: optionalString,
+  DASHBOARD_DIR: optionalString,
   LOG_LEVEL: z.preprocess(
     emptyToUndefined,
     z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
@@ -91,6 +92,8 @@ export interface Config {
   smtpUrl: string | undefined;
   mailFrom: string | undefined;
   platformsFile: string | undefined;
+  /** The built web dashboard (index.html and assets/); unset: dist/web beside the server. */
+  dashboardDir: string | undefined;
   logLevel: Env['LOG_LEVEL'];
   geoHeader: string;
   receiptSigningKey: string | undefined;
@@ -146,6 +149,7 @@ export function parseConfig(env: NodeJS.ProcessEnv, mode: ServerMode): Config {
     smtpUrl: e.SMTP_URL,
     mailFrom: e.MAIL_FROM,
     platformsFile: e.PLATFORMS_FILE,
+    dashboardDir: e.DASHBOARD_DIR,
     logLevel: e.LOG_LEVEL,
     geoHeader: e.GEO_HEADER.toLowerCase(),
     receiptSigningKey: e.RECEIPT_SIGNING_KEY,

@@ -258,7 +258,7 @@ export async function composeHosted(config: Config, store: Store, logger: Logger
   const socialIntake = createSocialIntake(socialDeps);
 
   const app = await buildHostedApp({
-    web: loadDashboardAssets(defaultDashboardDir()),
+    web: loadDashboardAssets(config.dashboardDir ?? defaultDashboardDir()),
     logger,
     baseUrl: config.baseUrl,
     ping: () => pingStore(store),

@@ -54,6 +54,8 @@ export async function startDashboardServer(env: Record<string, string> = {}): Pr
       HOST: '127.0.0.1',
       SESSION_SECRET: 'e2e-session-secret-0123456789abcdef',
       WEBHOOK_ALLOW_PRIVATE_TARGETS: '1',
+      // A build of one's own (vite build --outDir DIR) while others rebuild dist/web.
+      ...(process.env.DASHBOARD_DIR ? { DASHBOARD_DIR: process.env.DASHBOARD_DIR } : {}),
       ...env,
     },
     'hosted',
