@@ -104,7 +104,7 @@ const clicksQuery = z
 
 type Deps = { analytics: AnalyticsService };
 
-/** The reads both /v1 and the dashboard serve; `op` names the operation for its scope. */
+/** Every read, served by both /v1 and the dashboard; `op` names the operation for its scope. */
 function sharedRoutes(app: FastifyInstance, deps: Deps, op: (name: string) => string): void {
   const r = app.withTypeProvider<ZodTypeProvider>();
   const { analytics } = deps;
@@ -146,16 +146,11 @@ function sharedRoutes(app: FastifyInstance, deps: Deps, op: (name: string) => st
     },
     async (request) => analytics.analytics(orgOf(request), request.query),
   );
-}
-
-export async function analyticsRoutes(app: FastifyInstance, deps: Deps): Promise<void> {
-  sharedRoutes(app, deps, (name) => name);
-  const r = app.withTypeProvider<ZodTypeProvider>();
   r.get(
     '/links/:id/clicks',
     {
       schema: {
-        operationId: 'listLinkClicks',
+        operationId: op('listLinkClicks'),
         tags,
         description:
           'Newest first, last 90 days; `limit` (max 200) and `offset`; without both, the newest 1000.',
@@ -164,13 +159,13 @@ export async function analyticsRoutes(app: FastifyInstance, deps: Deps): Promise
         response: { 200: clicksSchema, ...errorResponses(400, 404) },
       },
     },
-    async (request) => deps.analytics.clicks(orgOf(request), request.params.id, request.query),
+    async (request) => analytics.clicks(orgOf(request), request.params.id, request.query),
   );
   r.get(
     '/analytics/export',
     {
       schema: {
-        operationId: 'exportAnalytics',
+        operationId: op('exportAnalytics'),
         tags,
         description:
           'Raw human clicks, oldest first, as CSV (default; cells neutralized) or JSON. Needs analyticsExport.',
@@ -181,8 +176,8 @@ export async function analyticsRoutes(app: FastifyInstance, deps: Deps): Promise
     },
     async (request, reply) => {
       const { format, ...query } = request.query;
-      const pages = await deps.analytics.exportPages(orgOf(request), query);
-      const head = { configured: deps.analytics.configured, days: query.days };
+      const pages = await analytics.exportPages(orgOf(request), query);
+      const head = { configured: analytics.configured, days: query.days };
       const chunks = format === 'json' ? jsonChunks(head, pages) : csvChunks(pages);
       return reply
         .type(format === 'json' ? 'application/json; charset=utf-8' : 'text/csv; charset=utf-8')
@@ -193,7 +188,14 @@ export async function analyticsRoutes(app: FastifyInstance, deps: Deps): Promise
   );
 }
 
-/** The dashboard's twins (/api/links/{id}/stats, /api/links/{id}/ab-stats, /api/analytics). */
+export async function analyticsRoutes(app: FastifyInstance, deps: Deps): Promise<void> {
+  sharedRoutes(app, deps, (name) => name);
+}
+
+/**
+ * The dashboard's twins (/api/links/{id}/stats, /clicks, /ab-stats, /api/analytics and its export): the same
+ * service calls behind the session, with `dashboard`-prefixed operation ids.
+ */
 export async function dashboardAnalyticsRoutes(app: FastifyInstance, deps: Deps): Promise<void> {
   sharedRoutes(app, deps, (name) => `dashboard${name[0]?.toUpperCase()}${name.slice(1)}`);
 }
