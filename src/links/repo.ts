@@ -1,8 +1,8 @@
-import type { Kysely, Selectable, Transaction } from 'kysely';
+import { type Kysely, type Selectable, sql, type Transaction } from 'kysely';
 import type { Store } from '../store/database.js';
 import { isUniqueViolation } from '../store/database.js';
 import type { Database, LinkTable } from '../store/schema.js';
-import type { AbVariant, Routing, SchedEntry, Utm } from './schema.js';
+import type { AbVariant, LinkListFilter, Routing, SchedEntry, Utm } from './schema.js';
 
 /** A hosted link as stored, powers parsed. */
 export interface LinkRecord {
@@ -180,8 +180,11 @@ export function createLinkRepo(store: Store) {
       return row ? (await attach(db, [row]))[0] : undefined;
     },
 
-    /** Live (unarchived) links, newest first; all of them when no page is asked for. */
-    async list(orgId: string, page: { limit?: number; offset?: number }): Promise<LinkRecord[]> {
+    /**
+     * Live (unarchived) links, newest first; all of them when no page is asked for. `q`, `tag` and
+     * `folderId` narrow the list in SQL before the page is cut, so pages stay consistent.
+     */
+    async list(orgId: string, page: LinkListFilter): Promise<LinkRecord[]> {
       let query = db
         .selectFrom('links')
         .selectAll()
@@ -189,6 +192,23 @@ export function createLinkRepo(store: Store) {
         .where('archived_at', 'is', null)
         .orderBy('created_at', 'desc')
         .orderBy('id', 'desc');
+      if (page.q) {
+        // LIKE with its wildcards escaped, both sides lower-cased: the same answer on SQLite and PostgreSQL.
+        const pattern = `%${page.q.toLowerCase().replace(/[\\%_]/g, (char) => `\\${char}`)}%`;
+        query = query.where((eb) =>
+          eb.or([
+            sql<boolean>`lower(${eb.ref('slug')}) like ${pattern} escape '\\'`,
+            sql<boolean>`lower(${eb.ref('destination')}) like ${pattern} escape '\\'`,
+          ]),
+        );
+      }
+      if (page.tag) {
+        const tag = page.tag;
+        query = query.where('id', 'in', (eb) =>
+          eb.selectFrom('link_tags').select('link_tags.link_id').where('link_tags.tag', '=', tag),
+        );
+      }
+      if (page.folderId) query = query.where('folder_id', '=', page.folderId);
       if (page.limit !== undefined) query = query.limit(page.limit);
       if (page.offset !== undefined) query = query.offset(page.offset).limit(page.limit ?? 1_000_000_000);
       return attach(db, await query.execute());

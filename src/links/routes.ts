@@ -30,6 +30,9 @@ export async function linkRoutes(
       schema: {
         operationId: op('listLinks'),
         tags: ['links'],
+        description:
+          'Live links, newest first. `q` matches a case-insensitive substring of the slug or the destination, ' +
+          '`tag` an exact tag and `folderId` a folder; filters combine, and `limit`/`offset` page the result.',
         querystring: listQuery,
         response: { 200: z.object({ links: z.array(linkSchema) }), ...errorResponses(400) },
       },

@@ -151,9 +151,34 @@ export const linkSchema = z.object({
 });
 export type Link = z.infer<typeof linkSchema>;
 
+/** An optional text filter: trimmed, and an empty value is no filter at all. */
+const filterText = (max: number, message: string) =>
+  z
+    .string()
+    .trim()
+    .max(max, message)
+    .optional()
+    .transform((value) => (value ? value : undefined));
+
 export const listQuery = z
   .object({
     limit: z.coerce.number().int().min(1).max(200, '`limit` is at most 200').optional(),
     offset: z.coerce.number().int().min(0).optional(),
+    /** Case-insensitive substring of the slug or the destination. */
+    q: filterText(200, '`q` is at most 200 characters'),
+    /** Links carrying exactly this tag. */
+    tag: filterText(64, 'Tags are 1 to 64 characters'),
+    /** Links in this folder. */
+    folderId: z.uuid('`folderId` must be a folder id').optional(),
   })
   .strict();
+
+export type ListQuery = z.output<typeof listQuery>;
+/** What the repo filters on; every part optional and combinable. */
+export interface LinkListFilter {
+  limit?: number | undefined;
+  offset?: number | undefined;
+  q?: string | undefined;
+  tag?: string | undefined;
+  folderId?: string | undefined;
+}

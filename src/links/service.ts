@@ -7,7 +7,7 @@ import type { RandomBytes } from '../core/slugs.js';
 import { generateSlug } from '../core/slugs.js';
 import { type AppError, appError, featureError } from '../errors.js';
 import type { LinkRecord, LinkRepo } from './repo.js';
-import type { CreateLinkInput, Link, UpdateLinkInput } from './schema.js';
+import type { CreateLinkInput, Link, LinkListFilter, UpdateLinkInput } from './schema.js';
 
 const GENERATED_SLUG_LENGTH = 7;
 const GENERATION_ATTEMPTS = 8;
@@ -177,7 +177,7 @@ export function createLinkService(deps: LinkServiceDeps) {
       return present(ctx, await load(ctx, id));
     },
 
-    async list(ctx: OrgContext, page: { limit?: number; offset?: number }): Promise<Link[]> {
+    async list(ctx: OrgContext, page: LinkListFilter): Promise<Link[]> {
       return (await repo.list(ctx.orgId, page)).map((link) => present(ctx, link));
     },
 
