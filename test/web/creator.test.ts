@@ -26,6 +26,12 @@ async function shot(page: Page, name: string): Promise<void> {
   await page.screenshot({ path: `/tmp/creator-${name}-${width}.png`, fullPage: true });
 }
 
+/** The page never scrolls sideways (tables scroll inside their card). */
+async function expectNoSideScroll(page: Page): Promise<void> {
+  const overflow = await page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth);
+  expect(overflow).toBeLessThanOrEqual(0);
+}
+
 /** A dashboard JSON call from inside the logged-in page (session cookie, same origin). */
 async function apiFromPage<T>(page: Page, method: string, path: string, body?: unknown): Promise<T> {
   return page.evaluate(
@@ -101,6 +107,7 @@ describe.skipIf(browserSkipReason !== null)('dashboard: audience, broadcasts and
         await page.getByLabel('Search contacts').fill('grace');
         await expect(page.locator('tbody tr').count()).resolves.toBe(1);
         await page.getByLabel('Search contacts').fill('');
+        await expectNoSideScroll(page);
         await shot(page, 'audience');
 
         // Detail: the consent text as stored, naming the organization.
@@ -192,6 +199,9 @@ describe.skipIf(browserSkipReason !== null)('dashboard: audience, broadcasts and
       await sent.locator('.badge', { hasText: 'Sent' }).waitFor({ timeout: 20_000 });
       await expect(sent.locator('.counts').textContent()).resolves.toContain(`${audience.count} sent`);
       await page.getByText(/“The new video is out” was sent to/).waitFor();
+      await shot(page, 'broadcasts-sent');
+      await page.setViewportSize({ width: 375, height: 812 });
+      await expectNoSideScroll(page);
       await shot(page, 'broadcasts-sent');
 
       expect(smtp.messages.flatMap((mail) => mail.to).sort()).toEqual(
@@ -286,6 +296,11 @@ describe.skipIf(browserSkipReason !== null)('dashboard: audience, broadcasts and
       expect(stored.automations).toEqual([
         expect.objectContaining({ enabled: false, dmText: 'Here is the guide you asked for' }),
       ]);
+      // Pausing keeps the history panel open.
+      await rule.getByText('Nothing yet.', { exact: false }).waitFor();
+      await shot(page, 'automations');
+      await page.setViewportSize({ width: 375, height: 812 });
+      await expectNoSideScroll(page);
       await shot(page, 'automations');
       expect(errors).toEqual([]);
       await context.close();
@@ -312,6 +327,7 @@ describe.skipIf(browserSkipReason !== null)('dashboard: audience, broadcasts and
       await page.getByRole('button', { name: 'Send now' }).click();
       const alert = page.getByRole('dialog', { name: 'Send this broadcast?' }).getByRole('alert');
       await expect(alert.textContent()).resolves.toContain('Outbound mail (SMTP_URL) is not configured');
+      await expectNoSideScroll(page);
       await shot(page, 'broadcasts-no-smtp');
       await context.close();
     });
@@ -334,7 +350,7 @@ describe.skipIf(browserSkipReason !== null)('dashboard: audience, broadcasts and
       await expect(dm.textContent()).resolves.toContain(
         'Instagram DM automations is part of the Legend plan.',
       );
-      await page.getByRole('heading', { name: 'Rules' }).waitFor();
+      await page.getByRole('heading', { name: 'Rules', exact: true }).waitFor();
       await expect(page.getByRole('link', { name: 'Connect Instagram' }).count()).resolves.toBe(0);
       await expect(page.getByRole('button', { name: 'New rule' }).count()).resolves.toBe(0);
       await shot(page, 'automations-sidekick');

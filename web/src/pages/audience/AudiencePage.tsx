@@ -149,7 +149,7 @@ export function AudiencePage(_props: { params: Record<string, string>; path: str
                 {shown.length === 0 ? (
                   <p className="muted">No contact matches “{query.trim()}”.</p>
                 ) : (
-                  <div className="table-wrap">
+                  <div className="table-wrap au-wrap">
                     <table className="audience-table">
                       <thead>
                         <tr>

@@ -130,7 +130,7 @@ export function BroadcastsPage(_props: { params: Record<string, string>; path: s
           </EmptyState>
         ) : null}
         {broadcasts.length > 0 ? (
-          <div className="table-wrap">
+          <div className="table-wrap au-wrap">
             <table className="broadcast-table">
               <thead>
                 <tr>

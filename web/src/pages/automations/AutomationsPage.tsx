@@ -222,7 +222,7 @@ export function AutomationsPage({ path }: { params: Record<string, string>; path
             <ul className="rule-list">
               {ruleList.map((rule) => (
                 <RuleItem
-                  key={`${rule.id}:${rule.updatedAt}`}
+                  key={rule.id}
                   rule={rule}
                   account={accountList.find((account) => account.id === rule.accountId)}
                   link={linkList.find((link) => link.id === rule.linkId)}
@@ -436,7 +436,7 @@ function History({ id }: { id: string }) {
         <p className="muted">Nothing yet. Each comment or message this rule answers shows up here.</p>
       ) : null}
       {rows.length > 0 ? (
-        <div className="table-wrap">
+        <div className="table-wrap au-wrap">
           <table>
             <caption className="sr-only">The 100 most recent firings</caption>
             <thead>
