@@ -1,5 +1,337 @@
-import { PageHeader } from '../../components/ui';
+import type { AbStats, Analytics, Link } from '../../api/types';
+import { BarList, ColumnChart, OutcomeSplit, Stat } from '../../components/charts';
+import { UpgradeNotice } from '../../components/gate';
+import {
+  Badge,
+  Banner,
+  Card,
+  CopyButton,
+  EmptyState,
+  formatDateTime,
+  formatNumber,
+  formatRate,
+  Loading,
+  PageHeader,
+} from '../../components/ui';
+import { hashQuery } from '../../router';
+import { useApi } from '../../use-api';
+import {
+  countryName,
+  dayLabel,
+  deviceName,
+  NotConnected,
+  openRate,
+  outcomeLabel,
+  outcomeTone,
+  PeriodPicker,
+  periodOf,
+  platformName,
+  RateCell,
+  reportedOf,
+  setQuery,
+} from './shared';
+import './analytics.css';
 
-export function LinkAnalyticsPage(_props: { params: Record<string, string>; path: string }) {
-  return <PageHeader title="Link analytics" subtitle="Coming soon." />;
+interface Click {
+  id: string;
+  at: string;
+  outcome: string;
+  sourceApp: string | null;
+  country: string | null;
+  city: string | null;
+  device: string | null;
+}
+interface Clicks {
+  configured: boolean;
+  clicks: Click[];
+  upgrade?: string;
+}
+
+const RECENT = 50;
+
+export function LinkAnalyticsPage({ params, path }: { params: Record<string, string>; path: string }) {
+  const id = params.id ?? '';
+  const days = periodOf(hashQuery(path));
+  const link = useApi<Link>(`/links/${encodeURIComponent(id)}`);
+  const stats = useApi<Analytics>(`/analytics?linkId=${encodeURIComponent(id)}&days=${days}`);
+  const full = stats.data !== undefined && stats.data.upgrade === undefined;
+  const live = full && stats.data?.configured === true;
+  const ab = useApi<AbStats>(live && link.data?.ab ? `/links/${encodeURIComponent(id)}/ab-stats` : null);
+  const clicks = useApi<Clicks>(live ? `/links/${encodeURIComponent(id)}/clicks?limit=${RECENT}` : null);
+
+  if (link.error) {
+    return (
+      <div className="an-page">
+        <PageHeader title="Link analytics" />
+        <Banner>{link.error}</Banner>
+        <a href="#/links">Back to your links</a>
+      </div>
+    );
+  }
+  if (!link.data) return <Loading label="Loading the link" />;
+  const l = link.data;
+
+  return (
+    <div className="an-page">
+      <p className="crumbs">
+        <a href="#/links">Links</a> <span aria-hidden="true">/</span> <span className="mono">{l.slug}</span>
+      </p>
+      <PageHeader
+        title="Link analytics"
+        subtitle={
+          <span className="link-summary">
+            <span className="short">
+              <a href={l.shortUrl} target="_blank" rel="noreferrer">
+                {l.shortUrl.replace(/^https?:\/\//, '')}
+              </a>
+              <CopyButton text={l.shortUrl} label="Copy" />
+            </span>
+            <span className="dest">
+              <span aria-hidden="true">→ </span>
+              <span className="sr-only">Destination: </span>
+              {l.destination}
+            </span>
+          </span>
+        }
+        actions={
+          <>
+            <PeriodPicker days={days} onChange={(value) => setQuery(path, { days: String(value) })} />
+            <a className="btn btn-secondary" href={`#/links/${encodeURIComponent(l.id)}`}>
+              Edit link
+            </a>
+          </>
+        }
+      />
+      {stats.error ? <Banner>{stats.error}</Banner> : null}
+      {!stats.data ? (
+        stats.error ? null : (
+          <Loading label="Loading analytics" />
+        )
+      ) : !stats.data.configured ? (
+        <NotConnected />
+      ) : (
+        <LinkStats link={l} data={stats.data} days={days} ab={ab.data} clicks={clicks.data} />
+      )}
+      {ab.error ? <Banner>{ab.error}</Banner> : null}
+      {clicks.error ? <Banner>{clicks.error}</Banner> : null}
+    </div>
+  );
+}
+
+function LinkStats({
+  link,
+  data,
+  days,
+  ab,
+  clicks,
+}: {
+  link: Link;
+  data: Analytics;
+  days: number;
+  ab: AbStats | undefined;
+  clicks: Clicks | undefined;
+}) {
+  const locked = data.upgrade !== undefined;
+  const outcomes = data.outcomes;
+  const rate = openRate(outcomes);
+  const reported = outcomes ? reportedOf(outcomes) : 0;
+  return (
+    <>
+      <div className="stats">
+        <Stat label="Taps" value={formatNumber(data.total)} note={`Last ${days} days`} />
+        {locked ? (
+          <>
+            <div className="stat stat-muted">
+              <div className="stat-label">App-open rate</div>
+              <div className="stat-value">—</div>
+              <div className="stat-note">Hero and Legend</div>
+            </div>
+            <div className="stat stat-muted">
+              <div className="stat-label">Opened the app</div>
+              <div className="stat-value">—</div>
+              <div className="stat-note">Hero and Legend</div>
+            </div>
+          </>
+        ) : (
+          <>
+            <Stat
+              label="App-open rate"
+              value={formatRate(rate)}
+              note={rate === null ? 'no outcomes reported yet' : `of ${formatNumber(reported)} reported taps`}
+            />
+            <Stat
+              label="Opened the app"
+              value={formatNumber(outcomes?.opened ?? 0)}
+              note={`${formatNumber(outcomes?.browser ?? 0)} stayed in the browser`}
+            />
+          </>
+        )}
+      </div>
+
+      {locked ? (
+        <UpgradeNotice feature="fullAnalytics" />
+      ) : (
+        <>
+          <Card title="How taps ended">
+            <OutcomeSplit outcomes={outcomes ?? { opened: 0, browser: 0, broken: 0 }} />
+            <p className="an-note">
+              Outcomes come from phones that tapped through the escape page. Numbers are sampled estimates:
+              read them as trends.
+            </p>
+          </Card>
+          <Card title="Taps over time">
+            <ColumnChart
+              label={`Taps per day, last ${days} days`}
+              points={(data.timeseries ?? []).map((row) => ({ label: dayLabel(row.day), value: row.clicks }))}
+            />
+          </Card>
+          <div className="an-grid">
+            <Card title="Countries">
+              <BarList
+                label="Taps by country"
+                rows={(data.countries ?? []).map((row) => ({
+                  name: countryName(row.country),
+                  value: row.clicks,
+                }))}
+              />
+            </Card>
+            <Card title="Devices">
+              <BarList
+                label="Taps by device"
+                rows={(data.devices ?? []).map((row) => ({
+                  name: deviceName(row.device),
+                  value: row.clicks,
+                }))}
+              />
+            </Card>
+            <Card title="Platforms">
+              <BarList
+                label="Taps by platform"
+                rows={(data.platforms ?? []).map((row) => ({
+                  name: platformName(row.platform),
+                  value: row.clicks,
+                }))}
+              />
+            </Card>
+            <Card title="Referrers">
+              <BarList
+                label="Taps by referrer"
+                rows={(data.referrers ?? []).map((row) => ({
+                  name: row.referrer ?? 'Direct or unknown',
+                  value: row.clicks,
+                }))}
+              />
+            </Card>
+          </div>
+          {link.ab ? <AbTable link={link} ab={ab} /> : null}
+          <RecentClicks clicks={clicks} />
+        </>
+      )}
+    </>
+  );
+}
+
+function AbTable({ link, ab }: { link: Link; ab: AbStats | undefined }) {
+  const total = (link.ab ?? []).reduce((sum, variant) => sum + variant.w, 0);
+  return (
+    <Card title="A/B variants" actions={<span className="card-note">Last {ab?.window ?? 90} days</span>}>
+      {!ab ? (
+        <Loading label="Loading variants" />
+      ) : ab.upgrade ? (
+        <UpgradeNotice feature="fullAnalytics" compact />
+      ) : (
+        <div className="table-wrap">
+          <table className="an-table">
+            <thead>
+              <tr>
+                <th scope="col">Variant</th>
+                <th scope="col">Destination</th>
+                <th scope="col" className="num">
+                  Weight
+                </th>
+                <th scope="col" className="num">
+                  Taps
+                </th>
+                <th scope="col" className="num">
+                  Opened
+                </th>
+                <th scope="col" className="num">
+                  App-open rate
+                </th>
+              </tr>
+            </thead>
+            <tbody>
+              {ab.variants.map((variant) => (
+                <tr key={variant.variant}>
+                  <td>
+                    <Badge tone="brand">{String.fromCharCode(65 + variant.variant)}</Badge>
+                  </td>
+                  <td className="url" title={variant.url}>
+                    {variant.url}
+                  </td>
+                  <td className="num">
+                    {total > 0 ? `${Math.round((variant.weight / total) * 100)}%` : variant.weight}
+                  </td>
+                  <td className="num">{formatNumber(variant.clicks)}</td>
+                  <td className="num">{formatNumber(variant.opened)}</td>
+                  <td className="num">
+                    <RateCell rate={variant.appOpenRate} />
+                  </td>
+                </tr>
+              ))}
+            </tbody>
+          </table>
+        </div>
+      )}
+    </Card>
+  );
+}
+
+function RecentClicks({ clicks }: { clicks: Clicks | undefined }) {
+  return (
+    <Card title="Recent taps" actions={<span className="card-note">Newest {RECENT}, last 90 days</span>}>
+      {!clicks ? (
+        <Loading label="Loading taps" />
+      ) : clicks.upgrade ? (
+        <UpgradeNotice feature="fullAnalytics" compact />
+      ) : clicks.clicks.length === 0 ? (
+        <EmptyState title="No taps yet">
+          <p>Share the short link: every human tap shows up here within a second or two.</p>
+        </EmptyState>
+      ) : (
+        <div className="table-wrap">
+          <table className="an-table">
+            <thead>
+              <tr>
+                <th scope="col">When</th>
+                <th scope="col">Outcome</th>
+                <th scope="col">From app</th>
+                <th scope="col">Where</th>
+                <th scope="col">Device</th>
+              </tr>
+            </thead>
+            <tbody>
+              {clicks.clicks.map((click) => (
+                <tr key={click.id}>
+                  <td>{formatDateTime(click.at)}</td>
+                  <td>
+                    <Badge tone={outcomeTone(click.outcome)}>{outcomeLabel(click.outcome)}</Badge>
+                  </td>
+                  <td>
+                    {click.sourceApp ? platformName(click.sourceApp) : <span className="muted">—</span>}
+                  </td>
+                  <td>
+                    {click.country
+                      ? [click.city, countryName(click.country)].filter(Boolean).join(', ')
+                      : 'Unknown'}
+                  </td>
+                  <td>{deviceName(click.device)}</td>
+                </tr>
+              ))}
+            </tbody>
+          </table>
+        </div>
+      )}
+    </Card>
+  );
 }

@@ -1,0 +1,257 @@
+import type { Browser, Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { UA } from '../helpers/user-agents.js';
+import {
+  browserSkipReason,
+  type DashboardServer,
+  launchBrowser,
+  logIn,
+  openPage,
+  startDashboardServer,
+} from './harness.js';
+
+/**
+ * Analytics pages against real traffic: taps go through the real short link (escape page for an
+ * Instagram in-app browser, 302 for desktop), outcomes through the real beacon, and the click buffer's
+ * flush, then the pages must show exactly those numbers.
+ */
+
+const shots = process.env.SHOTS;
+async function shot(page: Page, name: string) {
+  if (!shots) return;
+  for (const width of [1280, 375]) {
+    await page.setViewportSize({ width, height: width < 600 ? 812 : 860 });
+    await page.screenshot({ path: `${shots}/${name}-${width}.png`, fullPage: true });
+    expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(width);
+  }
+  await page.setViewportSize({ width: 1280, height: 860 });
+}
+
+/** The value of the stat card whose label is exactly `label`. */
+const stat = (page: Page, label: string) =>
+  page
+    .locator('.stat', { has: page.locator('.stat-label', { hasText: new RegExp(`^${label}$`) }) })
+    .locator('.stat-value')
+    .textContent();
+
+async function until<T>(read: () => Promise<T>, ok: (value: T) => boolean): Promise<T> {
+  let value = await read();
+  for (let i = 0; i < 200 && !ok(value); i++) {
+    await new Promise((resolve) => setTimeout(resolve, 50));
+    value = await read();
+  }
+  return value;
+}
+
+describe.skipIf(browserSkipReason !== null)('dashboard: analytics pages with real taps', () => {
+  let server: DashboardServer;
+  let browser: Browser;
+  beforeAll(async () => {
+    server = await startDashboardServer();
+    browser = await launchBrowser();
+  });
+  afterAll(async () => {
+    await browser?.close();
+    await server?.close();
+  });
+
+  /** One human visit of the short link; for an in-app browser, the escape page's tap token. */
+  async function visit(slug: string, userAgent: string, country: string): Promise<string | null> {
+    const response = await fetch(`${server.url}/${slug}`, {
+      headers: { 'user-agent': userAgent, 'cf-ipcountry': country },
+      redirect: 'manual',
+    });
+    if (response.status === 302) return null;
+    expect(response.status).toBe(200);
+    const token = /<meta name="linkhop-tap" content="([^"]+)">/.exec(await response.text())?.[1];
+    expect(token).toBeTruthy();
+    return token ?? null;
+  }
+  async function report(token: string, outcome: 'opened' | 'browser' | 'broken') {
+    const response = await fetch(`${server.url}/api/public/tap`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ token, outcome }),
+    });
+    expect(response.status).toBe(204);
+  }
+
+  it('shows the exact taps, app-open rate and outcome split to a hero; totals and the upgrade to a sidekick', async () => {
+    const who = await server.user('hero');
+    const { page, errors, context } = await openPage(browser);
+    await logIn(page, server.url, who);
+    const create = async (url: string) => {
+      const response = await page.request.post(`${server.url}/api/links`, { data: { url } });
+      expect(response.status()).toBe(201);
+      return (await response.json()) as { id: string; slug: string; shortUrl: string };
+    };
+    const video = await create('https://www.youtube.com/watch?v=dQw4w9WgXcQ');
+    const other = await create('https://open.spotify.com/track/4uLU6hMCjMI75M1A2tKUQC');
+
+    // Three Instagram taps on iPhone: two open the app, one stays in the browser. Two desktop visits.
+    const tokens = [
+      await visit(video.slug, UA.instagramIos, 'FR'),
+      await visit(video.slug, UA.instagramIos, 'FR'),
+      await visit(video.slug, UA.instagramIos, 'DE'),
+    ];
+    expect(await visit(video.slug, UA.desktopChrome, 'US')).toBeNull();
+    expect(await visit(video.slug, UA.desktopChrome, 'US')).toBeNull();
+    await report(tokens[0] as string, 'opened');
+    await report(tokens[1] as string, 'opened');
+    await report(tokens[2] as string, 'browser');
+    // The other link: one desktop visit, no outcomes.
+    expect(await visit(other.slug, UA.desktopChrome, 'US')).toBeNull();
+
+    const stats = await until(
+      async () => (await page.request.get(`${server.url}/api/links/${video.id}/stats`)).json(),
+      (value) => value.total === 5 && value.outcomes.opened === 2 && value.outcomes.browser === 1,
+    );
+    expect(stats).toMatchObject({ total: 5, outcomes: { opened: 2, browser: 1, broken: 0 } });
+    await until(
+      async () => (await page.request.get(`${server.url}/api/analytics`)).json(),
+      (value) => value.total === 6,
+    );
+
+    // The link's own page.
+    await page.goto(`${server.url}/#/links/${video.id}/analytics`);
+    await page.getByRole('heading', { name: 'Link analytics', level: 1 }).waitFor();
+    await expect(page.locator('.link-summary').textContent()).resolves.toContain(
+      'youtube.com/watch?v=dQw4w9WgXcQ',
+    );
+    await page.locator('.stat').first().waitFor();
+    expect(await stat(page, 'Taps')).toBe('5');
+    expect(await stat(page, 'App-open rate')).toBe('66.7%');
+    expect(await stat(page, 'Opened the app')).toBe('2');
+    const legend = page.locator('.outcome-legend');
+    await expect(legend.textContent()).resolves.toContain('Opened the app: 2 (66.7%)');
+    await expect(legend.textContent()).resolves.toContain('Stayed in browser: 1 (33.3%)');
+    // Recent taps: five rows, newest first, with the outcome of each.
+    const rows = page.getByRole('table').last().locator('tbody tr');
+    await until(
+      () => rows.count(),
+      (count) => count === 5,
+    );
+    expect(await rows.count()).toBe(5);
+    await expect(rows.filter({ hasText: 'Opened the app' }).count()).resolves.toBe(2);
+    await expect(rows.filter({ hasText: 'Stayed in browser' }).count()).resolves.toBe(1);
+    await expect(rows.filter({ hasText: 'Instagram' }).count()).resolves.toBe(3);
+    await expect(page.getByRole('list', { name: 'Taps by device' }).textContent()).resolves.toMatch(
+      /iPhone \/ iPad\s*3.*Desktop\s*2/s,
+    );
+    // The period picker rewrites the route; the same taps are inside 7 days.
+    await page.getByText('7 days', { exact: true }).click();
+    await page.waitForURL(/days=7/);
+    await expect(page.locator('.stat-note').first().textContent()).resolves.toBe('Last 7 days');
+    expect(await stat(page, 'Taps')).toBe('5');
+    await shot(page, 'link-analytics-hero');
+
+    // The organization-wide page.
+    await page.goto(`${server.url}/#/analytics`);
+    await page.getByRole('heading', { name: 'Analytics', level: 1 }).waitFor();
+    await page.locator('.stat').first().waitFor();
+    expect(await stat(page, 'Taps')).toBe('6');
+    expect(await stat(page, 'Links tapped')).toBe('2');
+    expect(await stat(page, 'App-open rate')).toBe('66.7%');
+    await expect(page.locator('.outcome-legend').textContent()).resolves.toContain(
+      'Opened the app: 2 (66.7%)',
+    );
+    const perPlatform = page.getByRole('table', { name: 'App-open rate per platform' });
+    await expect(perPlatform.locator('tbody tr').first().textContent()).resolves.toMatch(
+      /^YouTube\s*66\.7%\s*2\s*1\s*0$/,
+    );
+    const top = page.getByRole('link', { name: `/${video.slug}` });
+    await expect(top.getAttribute('href')).resolves.toBe(`#/links/${video.id}/analytics`);
+    // Export CSV: the dashboard twin answers the same rows, with the cookie only.
+    const exportHref = await page.getByRole('link', { name: 'Export CSV' }).getAttribute('href');
+    expect(exportHref).toMatch(/^\/api\/analytics\/export\?days=30/);
+    const csv = await page.request.get(`${server.url}${exportHref}`);
+    expect(csv.status()).toBe(200);
+    expect((await csv.text()).trimEnd().split('\r\n')).toHaveLength(7);
+    await shot(page, 'analytics-hero');
+
+    // Sidekick: the same totals, the upgrade notice instead of the split, no export.
+    await server.accounts.setTier(who.orgId, 'sidekick');
+    await page.reload();
+    await page.getByRole('heading', { name: 'Analytics', level: 1 }).waitFor();
+    await page.locator('.stat').first().waitFor();
+    expect(await stat(page, 'Taps')).toBe('6');
+    expect(await stat(page, 'App-open rate')).toBe('—');
+    await expect(page.locator('[data-feature="fullAnalytics"]').textContent()).resolves.toContain(
+      'Full analytics is part of Hero and Legend. You are on Sidekick.',
+    );
+    await expect(page.locator('.outcome-legend').count()).resolves.toBe(0);
+    await expect(page.getByRole('link', { name: 'Export CSV' }).count()).resolves.toBe(0);
+    await shot(page, 'analytics-sidekick');
+    await page.goto(`${server.url}/#/links/${video.id}/analytics`);
+    await page.getByRole('heading', { name: 'Link analytics', level: 1 }).waitFor();
+    await page.locator('.stat').first().waitFor();
+    expect(await stat(page, 'Taps')).toBe('5');
+    expect(await stat(page, 'App-open rate')).toBe('—');
+    await page.locator('[data-feature="fullAnalytics"]').waitFor();
+    await expect(page.locator('.outcome-legend').count()).resolves.toBe(0);
+    await expect(page.getByRole('heading', { name: 'Recent taps' }).count()).resolves.toBe(0);
+    await shot(page, 'link-analytics-sidekick');
+    expect(errors).toEqual([]);
+    await context.close();
+  });
+
+  it('a link without outcomes shows a dash and the reason, never 0%', async () => {
+    const who = await server.user('legend');
+    const { page, errors, context } = await openPage(browser);
+    await logIn(page, server.url, who);
+    const response = await page.request.post(`${server.url}/api/links`, {
+      data: {
+        url: 'https://example.com/a',
+        ab: [
+          { u: 'https://example.com/a', w: 1 },
+          { u: 'https://example.com/b', w: 3 },
+        ],
+      },
+    });
+    expect(response.status()).toBe(201);
+    const link = await response.json();
+    expect(await visit(link.slug, UA.desktopChrome, 'US')).toBeNull();
+    await until(
+      async () => (await page.request.get(`${server.url}/api/links/${link.id}/stats`)).json(),
+      (value) => value.total === 1,
+    );
+    await page.goto(`${server.url}/#/links/${link.id}/analytics`);
+    await page.locator('.stat').first().waitFor();
+    expect(await stat(page, 'Taps')).toBe('1');
+    expect(await stat(page, 'App-open rate')).toBe('—');
+    await expect(
+      page.locator('.stat', { hasText: 'App-open rate' }).locator('.stat-note').textContent(),
+    ).resolves.toBe('no outcomes reported yet');
+    // The A/B table: both variants, weights as shares, the one visit counted on one of them.
+    const variants = page.getByRole('heading', { name: 'A/B variants' }).locator('xpath=ancestor::section');
+    const cells = await variants.locator('tbody tr').allTextContents();
+    expect(cells).toHaveLength(2);
+    expect(cells[0]).toContain('https://example.com/a');
+    expect(cells[0]).toContain('25%');
+    expect(cells[1]).toContain('75%');
+    expect(cells.every((row) => row.endsWith('—'))).toBe(true);
+    await shot(page, 'link-analytics-ab');
+    expect(errors).toEqual([]);
+    await context.close();
+  });
+
+  it('says calmly that analytics is not connected, with no charts, when ANALYTICS=off', async () => {
+    const off = await startDashboardServer({ ANALYTICS: 'off' });
+    try {
+      const who = await off.user('hero');
+      const { page, errors, context } = await openPage(browser);
+      await logIn(page, off.url, who);
+      await page.goto(`${off.url}/#/analytics`);
+      await expect(
+        page.getByRole('status').filter({ hasText: 'not connected' }).textContent(),
+      ).resolves.toContain('Analytics is not connected on this server');
+      await expect(page.locator('.stat, .chart, .barlist').count()).resolves.toBe(0);
+      await expect(page.getByRole('link', { name: 'Export CSV' }).count()).resolves.toBe(0);
+      await shot(page, 'analytics-off');
+      expect(errors).toEqual([]);
+      await context.close();
+    } finally {
+      await off.close();
+    }
+  });
+});
