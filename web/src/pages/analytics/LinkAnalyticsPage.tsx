@@ -174,10 +174,12 @@ function LinkStats({
         <>
           <Card title="How taps ended">
             <OutcomeSplit outcomes={outcomes ?? { opened: 0, browser: 0, broken: 0 }} />
-            <p className="an-note">
-              Outcomes come from phones that tapped through the escape page. Numbers are sampled estimates:
-              read them as trends.
-            </p>
+            {reported > 0 ? (
+              <p className="an-note">
+                Outcomes come from phones that tapped through the escape page. Numbers are sampled estimates:
+                read them as trends.
+              </p>
+            ) : null}
           </Card>
           <Card title="Taps over time">
             <ColumnChart

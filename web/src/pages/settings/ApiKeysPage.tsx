@@ -10,6 +10,7 @@ import {
   CopyButton,
   EmptyState,
   formatDate,
+  formatDateTime,
   Loading,
   Modal,
   PageHeader,
@@ -140,9 +141,10 @@ export function ApiKeysPage(_props: { params: Record<string, string>; path: stri
                 {list.map((key) => (
                   <tr key={key.id}>
                     <td>
-                      <code>{key.prefix}…</code>
+                      <code>{key.prefix}…</code>{' '}
+                      {minted?.id === key.id ? <Badge tone="brand">New</Badge> : null}
                     </td>
-                    <td>{formatDate(key.createdAt)}</td>
+                    <td>{formatDateTime(key.createdAt)}</td>
                     <td className="key-status">
                       {key.revokedAt ? (
                         <Badge tone="bad">Revoked {formatDate(key.revokedAt)}</Badge>
