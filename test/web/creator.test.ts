@@ -210,6 +210,14 @@ describe.skipIf(browserSkipReason !== null)('dashboard: audience, broadcasts and
       expect(smtp.messages[0]?.headers.get('subject')).toBe('The new video is out');
       // A sent broadcast is no longer editable.
       await expect(sent.getByRole('button', { name: 'Edit' }).count()).resolves.toBe(0);
+
+      // The contact's detail lists what they received.
+      const someone = audience.contacts[0]?.email as string;
+      await page.goto(`${server.url}/#/audience`);
+      await page.getByRole('button', { name: `Details of ${someone}` }).click();
+      const received = page.getByRole('dialog', { name: 'Contact' }).locator('.received li');
+      await expect(received.locator('.received-subject').textContent()).resolves.toBe('The new video is out');
+      await expect(received.locator('.badge').textContent()).resolves.toBe('Sent');
       expect(errors).toEqual([]);
       await context.close();
     });
@@ -317,18 +325,62 @@ describe.skipIf(browserSkipReason !== null)('dashboard: audience, broadcasts and
       await context.close();
     });
 
-    it('without SMTP the send dialog shows the server’s error plainly', async () => {
+    it('legend: a segment filters the audience, a draft targets it, and without SMTP the send error is plain', async () => {
       const who = await server.user('legend');
-      const { page, context } = await openPage(browser, 375);
+      const { page, errors, context } = await openPage(browser, 375);
       await logIn(page, server.url, who);
-      await apiFromPage(page, 'POST', '/broadcasts', { subject: 'Hello', html: '<p>Hi</p>' });
+      const link = await apiFromPage<{ slug: string }>(page, 'POST', '/links', {
+        url: 'https://example.com/list',
+        captureEmails: true,
+      });
+      await capture(server, link.slug, 'berlin@example.org', 'DE');
+      await capture(server, link.slug, 'paris@example.org', 'FR');
+
       await page.goto(`${server.url}/#/broadcasts`);
-      await page.getByRole('button', { name: 'Send…' }).click();
-      await page.getByRole('button', { name: 'Send now' }).click();
-      const alert = page.getByRole('dialog', { name: 'Send this broadcast?' }).getByRole('alert');
-      await expect(alert.textContent()).resolves.toContain('Outbound mail (SMTP_URL) is not configured');
+      await page.getByRole('heading', { name: 'Broadcasts', level: 1 }).waitFor();
+      // The server's validation at the field: a country is two letters.
+      await page.getByLabel('Segment name').fill('Germany');
+      await page.getByLabel('Country').fill('D');
+      await page.getByRole('button', { name: 'Create segment' }).click();
+      const countryField = page.locator('.field', { has: page.getByLabel('Country') });
+      await expect(countryField.locator('.field-error').textContent()).resolves.toBe(
+        'country is an ISO 3166 alpha-2 code',
+      );
+      await page.getByLabel('Country').fill('de');
+      await page.getByRole('button', { name: 'Create segment' }).click();
+      await page.getByText('Segment “Germany” matches 1 contact.').waitFor();
+      const segment = page.locator('.segment-list li', { hasText: 'Germany' });
+      await expect(segment.textContent()).resolves.toContain('Country DE');
+
+      await page.getByRole('button', { name: 'New broadcast' }).click();
+      await page.getByLabel('Subject').fill('Hallo Berlin');
+      await page.getByLabel('Email body (HTML)').fill('<p>Tour dates</p>');
+      await page.getByLabel('Send to').selectOption({ label: 'Germany (1)' });
+      await page.getByRole('button', { name: 'Create draft' }).click();
+      const row = page.locator('tbody tr', { hasText: 'Hallo Berlin' });
+      await expect(row.textContent()).resolves.toContain('To Germany');
+      await row.getByRole('button', { name: 'Send…' }).click();
+      const dialog = page.getByRole('dialog', { name: 'Send this broadcast?' });
+      await expect(dialog.textContent()).resolves.toContain('1 contact in Germany');
+      await dialog.getByRole('button', { name: 'Send now' }).click();
+      await expect(dialog.getByRole('alert').textContent()).resolves.toContain(
+        'Outbound mail (SMTP_URL) is not configured',
+      );
       await expectNoSideScroll(page);
       await shot(page, 'broadcasts-no-smtp');
+      await dialog.getByRole('button', { name: 'Cancel' }).click();
+      await expect(row.locator('.badge').textContent()).resolves.toBe('Draft');
+      await shot(page, 'broadcasts-legend');
+
+      await segment.getByRole('button', { name: 'Delete segment Germany' }).click();
+      await page
+        .getByRole('dialog', { name: 'Delete this segment?' })
+        .getByRole('button', { name: 'Delete segment' })
+        .click();
+      await page.getByText('Segment “Germany” deleted.').waitFor();
+      const left = await apiFromPage<{ segments: unknown[] }>(page, 'GET', '/segments');
+      expect(left.segments).toEqual([]);
+      expect(errors).toEqual([]);
       await context.close();
     });
 

@@ -113,15 +113,17 @@ export function AudiencePage(_props: { params: Record<string, string>; path: str
 
       {list.data ? (
         <>
-          <div className="stats">
-            <Stat label="Contacts" value={formatNumber(total)} />
-            <Stat
-              label="New in the last 7 days"
-              value={formatNumber(lastWeek)}
-              note={total > contacts.length ? 'among the newest 500' : undefined}
-            />
-            <Stat label="Links collecting" value={formatNumber(sources)} />
-          </div>
+          {total > 0 ? (
+            <div className="stats au-stats">
+              <Stat label="Contacts" value={formatNumber(total)} />
+              <Stat
+                label="New this week"
+                value={formatNumber(lastWeek)}
+                note={total > contacts.length ? 'among the newest 500' : undefined}
+              />
+              <Stat label="Links collecting" value={formatNumber(sources)} />
+            </div>
+          ) : null}
 
           <Card
             title="Contacts"
@@ -150,7 +152,7 @@ export function AudiencePage(_props: { params: Record<string, string>; path: str
                   <p className="muted">No contact matches “{query.trim()}”.</p>
                 ) : (
                   <div className="table-wrap au-wrap">
-                    <table className="audience-table">
+                    <table className="audience-table au-stack">
                       <thead>
                         <tr>
                           <th scope="col">Email</th>
@@ -175,15 +177,19 @@ export function AudiencePage(_props: { params: Record<string, string>; path: str
                                 {contact.email}
                               </button>
                             </td>
-                            <td>
+                            <td data-label="Source link">
                               {contact.sourceSlug ? (
                                 <code>/{contact.sourceSlug}</code>
                               ) : (
                                 <span className="muted">—</span>
                               )}
                             </td>
-                            <td>{contact.country ?? <span className="muted">—</span>}</td>
-                            <td className="nowrap">{formatDate(contact.createdAt)}</td>
+                            <td data-label="Country">
+                              {contact.country ?? <span className="muted">—</span>}
+                            </td>
+                            <td className="nowrap" data-label="Captured">
+                              {formatDate(contact.createdAt)}
+                            </td>
                             <td className="au-row-actions">
                               <Button
                                 variant="ghost"

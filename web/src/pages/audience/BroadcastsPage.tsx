@@ -131,7 +131,7 @@ export function BroadcastsPage(_props: { params: Record<string, string>; path: s
         ) : null}
         {broadcasts.length > 0 ? (
           <div className="table-wrap au-wrap">
-            <table className="broadcast-table">
+            <table className="broadcast-table au-stack">
               <thead>
                 <tr>
                   <th scope="col">Subject</th>
@@ -150,17 +150,19 @@ export function BroadcastsPage(_props: { params: Record<string, string>; path: s
                       <div className="broadcast-subject">{item.subject}</div>
                       <div className="muted small">To {segmentName(item.segmentId)}</div>
                     </td>
-                    <td>
+                    <td data-label="Status">
                       <Badge tone={statusTone(item.status)}>{STATUS_WORDS[item.status] ?? item.status}</Badge>
                     </td>
-                    <td>
+                    <td data-label="Recipients">
                       {item.status === 'draft' ? (
                         <span className="muted">Not sent</span>
                       ) : (
                         <Counts broadcast={item} />
                       )}
                     </td>
-                    <td className="nowrap">{formatDateTime(item.sentAt)}</td>
+                    <td className="nowrap" data-label="Sent">
+                      {formatDateTime(item.sentAt)}
+                    </td>
                     <td className="au-row-actions">
                       {item.status === 'draft' && canSend ? (
                         <>
@@ -252,6 +254,9 @@ function SendSummary({
         )}
         {segment !== 'Everyone' && recipients !== undefined ? ` in ${segment}` : null}.
       </p>
+      {recipients === 0 ? (
+        <Banner kind="warning">Nobody matches yet, so this send would reach no one.</Banner>
+      ) : null}
       <p className="muted">
         People who unsubscribed are skipped. A sent broadcast cannot be edited or recalled.
       </p>
@@ -465,7 +470,9 @@ function Segments({
       setCountry('');
       setFrom('');
       setTo('');
-      setDone(`Segment “${created.name}” matches ${formatNumber(created.count)} contacts.`);
+      setDone(
+        `Segment “${created.name}” matches ${formatNumber(created.count)} ${created.count === 1 ? 'contact' : 'contacts'}.`,
+      );
     } catch (err) {
       if (err instanceof ApiError && err.body.issues) setErrors(err.fieldErrors());
       else setFormError(messageOf(err));

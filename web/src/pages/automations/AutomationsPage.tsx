@@ -207,9 +207,11 @@ export function AutomationsPage({ path }: { params: Record<string, string>; path
         {rules.data && ruleList.length === 0 ? (
           <EmptyState title="No rules yet">
             <p>
-              {usable.length === 0
-                ? 'Connect an Instagram account, then add a rule: for example, DM your guide to everyone who comments “guide”.'
-                : 'Add a rule: for example, DM your guide to everyone who comments “guide”.'}
+              {!canWrite
+                ? 'Rules you create on the Legend plan appear here, with what each one sent.'
+                : usable.length === 0
+                  ? 'Connect an Instagram account, then add a rule: for example, DM your guide to everyone who comments “guide”.'
+                  : 'Add a rule: for example, DM your guide to everyone who comments “guide”.'}
             </p>
           </EmptyState>
         ) : null}
