@@ -69,7 +69,18 @@ async function overflowing(page: Page): Promise<string[]> {
 
 const shots = process.env.BIO_SHOTS;
 async function shoot(page: Page, name: string): Promise<void> {
-  if (shots) await page.screenshot({ path: `${shots}/${name}.png`, fullPage: true });
+  if (!shots) return;
+  await page.screenshot({ path: `${shots}/${name}.png`, fullPage: true });
+  // Tall pages also in viewport-sized slices, easier to look at.
+  const { width, height } = await page.evaluate(() => ({
+    width: document.documentElement.clientWidth,
+    height: document.documentElement.scrollHeight,
+  }));
+  const slice = width < 600 ? 1000 : 1400;
+  for (let y = 0, i = 1; y < height; y += slice, i++) {
+    const clip = { x: 0, y, width, height: Math.min(slice, height - y) };
+    await page.screenshot({ path: `${shots}/${name}-${i}.png`, fullPage: true, clip });
+  }
 }
 
 let counter = 0;
@@ -108,7 +119,7 @@ describe.skipIf(browserSkipReason !== null)('dashboard: bio page editor and medi
     await page.getByLabel('Display name').fill('Ada Films');
     await page.getByRole('button', { name: 'Claim handle' }).click();
     await page.getByRole('heading', { name: /Draft/ }).waitFor();
-    await expect(page.locator('.publish-url a').textContent()).resolves.toBe(
+    await expect(page.locator('.publish-url .mono').textContent()).resolves.toBe(
       `${server.url.replace('http://', '')}/@${handle}`,
     );
 
@@ -409,7 +420,7 @@ describe.skipIf(browserSkipReason !== null)('dashboard: bio page editor and medi
     await page.reload();
     await page.getByRole('heading', { name: /Draft/ }).waitFor();
     await page.getByRole('button', { name: 'Edit A long label for a link block to see it wrap' }).click();
-    await page.getByRole('button', { name: 'Edit social icons' }).click();
+    await page.getByRole('button', { name: 'Edit Social icons' }).click();
     await shoot(page, 'bio-editor-375');
     expect(await overflowing(page)).toEqual([]);
     await page.goto(`${server.url}/#/media-kit`);

@@ -111,7 +111,7 @@ function ClaimHandle({ onClaimed }: { onClaimed: (page: BioPage) => void }) {
               error={errors.handle}
               hint={
                 <>
-                  <span className="mono">
+                  <span className="mono url-hint">
                     {origin().replace(/^https?:\/\//, '')}/@{shown}
                   </span>{' '}
                   · 3 to 30 of a–z, 0–9, dot and underscore
@@ -403,15 +403,19 @@ function BioEditor({
                   </span>
                 </h2>
                 <div className="publish-url">
-                  <a
-                    className="mono"
-                    href={`/@${saved.handle}`}
-                    target="_blank"
-                    rel="noopener"
-                    aria-label={`Open ${url} in a new tab`}
-                  >
-                    {url.replace(/^https?:\/\//, '')}
-                  </a>
+                  {saved.published ? (
+                    <a
+                      className="mono"
+                      href={`/@${saved.handle}`}
+                      target="_blank"
+                      rel="noopener"
+                      aria-label={`Open ${url} in a new tab`}
+                    >
+                      {url.replace(/^https?:\/\//, '')}
+                    </a>
+                  ) : (
+                    <span className="mono">{url.replace(/^https?:\/\//, '')}</span>
+                  )}
                   <CopyButton text={url} label="Copy link" />
                 </div>
               </div>
@@ -432,6 +436,57 @@ function BioEditor({
             ) : null}
           </section>
 
+          <Card
+            title={<SectionTitle text="Blocks" dirty={blocksDirty} count={blocks.length} />}
+            className="blocks-card"
+          >
+            {blocksNote ? <Banner kind={blocksNote.kind}>{blocksNote.text}</Banner> : null}
+            {blocksGeneral.map((message) => (
+              <Banner key={message}>{message}</Banner>
+            ))}
+            {stats.data?.upgrade ? (
+              <p className="stats-upsell">
+                <span aria-hidden="true">★</span> Taps and app-open rates per block come with Hero.{' '}
+                <a href="#/settings">See plans</a>
+              </p>
+            ) : null}
+            {linksLoading ? <Loading label="Loading your links" /> : null}
+            <BlocksEditor
+              blocks={blocks}
+              onChange={setBlocks}
+              links={links}
+              linkMap={linkMap}
+              errors={blockErrors}
+              stats={statsMap}
+              statsWindow={stats.data?.window ?? 30}
+            />
+            <div className="blocks-save">
+              <Button
+                variant="primary"
+                busy={busy === 'blocks'}
+                disabled={!blocksDirty}
+                onClick={() => void saveBlocks()}
+              >
+                Save blocks
+              </Button>
+              {blocksDirty ? (
+                <>
+                  <Button
+                    variant="ghost"
+                    onClick={() => {
+                      setBlocks(saved.blocks);
+                      setBlockErrors({});
+                      setBlocksGeneral([]);
+                    }}
+                  >
+                    Discard changes
+                  </Button>
+                  <span className="hint">Unsaved: the whole list is written in one go.</span>
+                </>
+              ) : null}
+            </div>
+          </Card>
+
           <Card title={<SectionTitle text="Profile" dirty={profileDirty} />}>
             <form onSubmit={saveProfile} noValidate>
               {profileNote ? <Banner kind={profileNote.kind}>{profileNote.text}</Banner> : null}
@@ -442,7 +497,7 @@ function BioEditor({
                   onChange={(event) => setProfile({ ...profile, handle: event.target.value })}
                   error={profileErrors.handle}
                   hint={
-                    <span className="mono">
+                    <span className="mono url-hint">
                       {origin().replace(/^https?:\/\//, '')}/@{profile.handle.trim().toLowerCase()}
                     </span>
                   }
@@ -520,57 +575,6 @@ function BioEditor({
                 </p>
               </>
             )}
-          </Card>
-
-          <Card
-            title={<SectionTitle text="Blocks" dirty={blocksDirty} count={blocks.length} />}
-            className="blocks-card"
-          >
-            {blocksNote ? <Banner kind={blocksNote.kind}>{blocksNote.text}</Banner> : null}
-            {blocksGeneral.map((message) => (
-              <Banner key={message}>{message}</Banner>
-            ))}
-            {stats.data?.upgrade ? (
-              <p className="stats-upsell">
-                <span aria-hidden="true">★</span> Taps and app-open rates per block come with Hero.{' '}
-                <a href="#/settings">See plans</a>
-              </p>
-            ) : null}
-            {linksLoading ? <Loading label="Loading your links" /> : null}
-            <BlocksEditor
-              blocks={blocks}
-              onChange={setBlocks}
-              links={links}
-              linkMap={linkMap}
-              errors={blockErrors}
-              stats={statsMap}
-              statsWindow={stats.data?.window ?? 30}
-            />
-            <div className="blocks-save">
-              <Button
-                variant="primary"
-                busy={busy === 'blocks'}
-                disabled={!blocksDirty}
-                onClick={() => void saveBlocks()}
-              >
-                Save blocks
-              </Button>
-              {blocksDirty ? (
-                <>
-                  <Button
-                    variant="ghost"
-                    onClick={() => {
-                      setBlocks(saved.blocks);
-                      setBlockErrors({});
-                      setBlocksGeneral([]);
-                    }}
-                  >
-                    Discard changes
-                  </Button>
-                  <span className="hint">Unsaved: the whole list is written in one go.</span>
-                </>
-              ) : null}
-            </div>
           </Card>
 
           <section className="card danger-card" aria-labelledby="danger-title">

@@ -285,6 +285,8 @@ function BlockCaption({
       <span className="blk-caption">
         {link ? (
           <span className="blk-url">{link.shortUrl.replace(/^https?:\/\//, '')}</span>
+        ) : block.linkId ? (
+          <span>An archived link</span>
         ) : (
           <span className="blk-warn">No link chosen</span>
         )}
@@ -335,7 +337,7 @@ function BlockFields({
   const linkOptions = (value: string) => (
     <>
       {value === '' || !links.some((l) => l.id === value) ? (
-        <option value={value}>{value === '' ? 'Choose a link…' : 'A link that no longer exists'}</option>
+        <option value={value}>{value === '' ? 'Choose a link…' : 'The current link (archived)'}</option>
       ) : null}
       {links.map((link) => (
         <option key={link.id} value={link.id}>

@@ -144,12 +144,12 @@ function PreviewBlock({
   switch (block.t) {
     case 'link': {
       const link = links.get(block.linkId);
-      // The public page leaves out a block whose link is gone; here it stays, dimmed, so it can be fixed.
+      // A block without a link cannot be saved: it stays visible, dimmed, so it gets fixed.
       return (
         <div
-          className={`pv-l${link || demo ? '' : ' pv-missing'}`}
+          className={`pv-l${block.linkId || demo ? '' : ' pv-missing'}`}
           data-block={block.id}
-          title={link ? link.shortUrl : 'Pick a link for this block'}
+          title={link ? link.shortUrl : undefined}
         >
           {block.label.trim() || 'Untitled link'}
           {block.note?.trim() ? <small>{block.note}</small> : null}
@@ -161,7 +161,7 @@ function PreviewBlock({
     case 'text':
       return <p className="pv-tx">{block.text.trim() || 'Your text'}</p>;
     case 'social': {
-      const items = demo ? block.items : block.items.filter((item) => links.has(item.linkId));
+      const items = demo ? block.items : block.items.filter((item) => item.linkId !== '');
       return (
         <div className="pv-so">
           {items.length === 0 ? (

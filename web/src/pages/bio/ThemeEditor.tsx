@@ -18,10 +18,10 @@ export function ThemeEditor({
     a.bg.toLowerCase() === b.bg.toLowerCase() &&
     a.ink.toLowerCase() === b.ink.toLowerCase() &&
     a.accent.toLowerCase() === b.accent.toLowerCase();
-  const rows: { key: keyof Theme; label: string; hint: string }[] = [
-    { key: 'bg', label: 'Background', hint: 'The page behind everything' },
-    { key: 'ink', label: 'Text', hint: 'Your name, bio and labels' },
-    { key: 'accent', label: 'Accent', hint: 'Button borders, social chips, avatar ring' },
+  const rows: { key: keyof Theme; label: string }[] = [
+    { key: 'bg', label: 'Background' },
+    { key: 'ink', label: 'Text' },
+    { key: 'accent', label: 'Accent' },
   ];
   return (
     <div className="theme-editor">
@@ -69,7 +69,6 @@ export function ThemeEditor({
                 maxLength={64}
                 spellCheck={false}
                 autoComplete="off"
-                hint={row.hint}
                 error={
                   errors[`theme.${row.key}`] ??
                   (valid ? undefined : 'Use a colour such as #5b4bff, rgb(91, 75, 255) or a colour name')
@@ -80,6 +79,10 @@ export function ThemeEditor({
           );
         })}
       </div>
+      <p className="hint theme-hint">
+        Any CSS colour works: #hex, rgb(), hsl() or a name. The accent draws button borders, social chips and
+        the avatar ring.
+      </p>
     </div>
   );
 }

@@ -70,7 +70,7 @@ export function blockName(block: Block): string {
       return text.length > 40 ? `${text.slice(0, 40)}…` : text;
     }
     case 'social':
-      return 'social icons';
+      return 'Social icons';
   }
 }
 
