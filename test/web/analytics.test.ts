@@ -80,12 +80,12 @@ describe.skipIf(browserSkipReason !== null)('dashboard: analytics pages with rea
     const who = await server.user('hero');
     const { page, errors, context } = await openPage(browser);
     await logIn(page, server.url, who);
-    const create = async (url: string) => {
-      const response = await page.request.post(`${server.url}/api/links`, { data: { url } });
+    const create = async (url: string, tags: string[] = []) => {
+      const response = await page.request.post(`${server.url}/api/links`, { data: { url, tags } });
       expect(response.status()).toBe(201);
       return (await response.json()) as { id: string; slug: string; shortUrl: string };
     };
-    const video = await create('https://www.youtube.com/watch?v=dQw4w9WgXcQ');
+    const video = await create('https://www.youtube.com/watch?v=dQw4w9WgXcQ', ['promo']);
     const other = await create('https://open.spotify.com/track/4uLU6hMCjMI75M1A2tKUQC');
 
     // Three Instagram taps on iPhone: two open the app, one stays in the browser. Two desktop visits.
@@ -168,6 +168,26 @@ describe.skipIf(browserSkipReason !== null)('dashboard: analytics pages with rea
     expect(csv.status()).toBe(200);
     expect((await csv.text()).trimEnd().split('\r\n')).toHaveLength(7);
     await shot(page, 'analytics-hero');
+    // The tag filter narrows every number to the tagged link, and the export follows it.
+    await page.getByLabel('Tag').selectOption('promo');
+    await page.waitForURL(/tag=promo/);
+    expect(
+      await until(
+        () => stat(page, 'Taps'),
+        (value) => value === '5',
+      ),
+    ).toBe('5');
+    expect(await stat(page, 'Links tapped')).toBe('1');
+    await expect(page.getByRole('link', { name: 'Export CSV' }).getAttribute('href')).resolves.toContain(
+      'tag=promo',
+    );
+    await page.getByLabel('Tag').selectOption('');
+    expect(
+      await until(
+        () => stat(page, 'Taps'),
+        (value) => value === '6',
+      ),
+    ).toBe('6');
 
     // Sidekick: the same totals, the upgrade notice instead of the split, no export.
     await server.accounts.setTier(who.orgId, 'sidekick');
