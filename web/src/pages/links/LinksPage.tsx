@@ -1,5 +1,345 @@
-import { PageHeader } from '../../components/ui';
+import { useEffect, useMemo, useState } from 'react';
+import { LINK_CAPS } from '../../../../src/accounts/plans.js';
+import type { Folder, Link } from '../../api/types';
+import {
+  Badge,
+  Banner,
+  Button,
+  Card,
+  CopyButton,
+  EmptyState,
+  formatDate,
+  formatNumber,
+  Loading,
+  PageHeader,
+  SelectField,
+  TextField,
+} from '../../components/ui';
+import { TIER_NAMES } from '../../plans';
+import { hashQuery } from '../../router';
+import { useAuthed } from '../../session';
+import { useApi } from '../../use-api';
+import { ArchiveDialog, PowerBadges, platformName, shortDisplay } from './common';
+import './links.css';
 
-export function LinksPage(_props: { params: Record<string, string>; path: string }) {
-  return <PageHeader title="Links" subtitle="Coming soon." />;
+const PAGE_SIZE = 50;
+
+/** The hash route for a set of filters: `/links?q=..&tag=..&folder=..`. */
+function linksPath(filters: { q: string; tag: string; folder: string }): string {
+  const query = new URLSearchParams();
+  if (filters.q) query.set('q', filters.q);
+  if (filters.tag) query.set('tag', filters.tag);
+  if (filters.folder) query.set('folder', filters.folder);
+  const text = query.toString();
+  return text ? `/links?${text}` : '/links';
+}
+
+/** Typing in the search box rewrites the hash in place, without a history entry per keystroke. */
+function replaceHash(path: string): void {
+  const url = new URL(window.location.href);
+  url.hash = path;
+  if (url.href !== window.location.href) window.location.replace(url.href);
+}
+
+export function LinksPage({ path }: { params: Record<string, string>; path: string }) {
+  const session = useAuthed();
+  const hasFolders = session.features.folders;
+  const query = hashQuery(path);
+  const q = query.get('q') ?? '';
+  const tag = query.get('tag') ?? '';
+  const folder = hasFolders ? (query.get('folder') ?? '') : '';
+  const flash = query.get('archived');
+
+  const [search, setSearch] = useState(q);
+  const [offset, setOffset] = useState(0);
+  const [archiving, setArchiving] = useState<Link | null>(null);
+  const [archivedNote, setArchivedNote] = useState<string | null>(flash ? `${flash} was archived.` : null);
+
+  // The search box follows the hash (back button, a shared URL) and writes it after a short pause.
+  useEffect(() => setSearch(q), [q]);
+  useEffect(() => {
+    if (search.trim() === q) return;
+    const timer = setTimeout(() => replaceHash(linksPath({ q: search.trim(), tag, folder })), 250);
+    return () => clearTimeout(timer);
+  }, [search, q, tag, folder]);
+  // A new filter starts at the first page.
+  // biome-ignore lint/correctness/useExhaustiveDependencies: the filters are the trigger
+  useEffect(() => setOffset(0), [q, tag, folder]);
+
+  const apiQuery = new URLSearchParams({ limit: String(PAGE_SIZE + 1), offset: String(offset) });
+  if (q) apiQuery.set('q', q);
+  if (tag) apiQuery.set('tag', tag);
+  if (folder) apiQuery.set('folderId', folder);
+  const list = useApi<{ links: Link[] }>(`/links?${apiQuery}`);
+  // Every live link, for the count against the plan cap and the tag filter's choices.
+  const all = useApi<{ links: Link[] }>('/links');
+  const folders = useApi<{ folders: Folder[] }>(hasFolders ? '/folders' : null);
+
+  const liveCount = all.data?.links.length;
+  const cap = LINK_CAPS[session.org.tier];
+  const tags = useMemo(() => {
+    const counts = new Map<string, number>();
+    for (const link of all.data?.links ?? []) {
+      for (const t of link.tags) counts.set(t, (counts.get(t) ?? 0) + 1);
+    }
+    return [...counts].sort((a, b) => a[0].localeCompare(b[0]));
+  }, [all.data]);
+  const folderNames = new Map((folders.data?.folders ?? []).map((f) => [f.id, f.name]));
+
+  const filtering = q !== '' || tag !== '' || folder !== '';
+  const rows = list.data?.links.slice(0, PAGE_SIZE) ?? [];
+  const hasMore = (list.data?.links.length ?? 0) > PAGE_SIZE;
+  const setFilter = (next: Partial<{ q: string; tag: string; folder: string }>) =>
+    replaceHash(linksPath({ q, tag, folder, ...next }));
+
+  return (
+    <div className="lk-links-page">
+      <PageHeader
+        title="Links"
+        subtitle="Smart links that open the app from Instagram and TikTok, and show you what happened."
+        actions={
+          <a className="btn btn-primary" href="#/links/new">
+            New link
+          </a>
+        }
+      />
+
+      {liveCount !== undefined ? (
+        <CapMeter count={liveCount} cap={cap} tier={TIER_NAMES[session.org.tier]} />
+      ) : null}
+      {archivedNote ? (
+        <div className="lk-dismissable">
+          <Banner kind="success">
+            {archivedNote} It is hidden from this list and keeps redirecting.{' '}
+            <button type="button" className="lk-link-btn" onClick={() => setArchivedNote(null)}>
+              Dismiss
+            </button>
+          </Banner>
+        </div>
+      ) : null}
+
+      <Card className="lk-list-card">
+        <search className="toolbar lk-links-toolbar" aria-label="Filter links">
+          <TextField
+            label="Search"
+            type="search"
+            placeholder="Slug or destination"
+            value={search}
+            onChange={(event) => setSearch(event.target.value)}
+          />
+          <SelectField label="Tag" value={tag} onChange={(event) => setFilter({ tag: event.target.value })}>
+            <option value="">All tags</option>
+            {tag && !tags.some(([t]) => t === tag) ? <option value={tag}>{tag}</option> : null}
+            {tags.map(([t, count]) => (
+              <option key={t} value={t}>
+                {t} ({count})
+              </option>
+            ))}
+          </SelectField>
+          {hasFolders ? (
+            <SelectField
+              label="Folder"
+              value={folder}
+              onChange={(event) => setFilter({ folder: event.target.value })}
+            >
+              <option value="">All folders</option>
+              {(folders.data?.folders ?? []).map((f) => (
+                <option key={f.id} value={f.id}>
+                  {f.name}
+                </option>
+              ))}
+            </SelectField>
+          ) : null}
+          {filtering ? (
+            <Button
+              variant="ghost"
+              className="lk-toolbar-clear"
+              onClick={() => {
+                setSearch('');
+                replaceHash('/links');
+              }}
+            >
+              Clear filters
+            </Button>
+          ) : null}
+        </search>
+
+        {list.error ? <Banner>{list.error}</Banner> : null}
+        {list.loading && !list.data ? <Loading label="Loading links" /> : null}
+        {list.data && rows.length === 0 && !filtering && offset === 0 ? (
+          <EmptyState title="Create your first smart link">
+            <p>
+              Paste a YouTube, Spotify or shop link: linkhop opens it in the app, even from inside Instagram
+              and TikTok, and counts every tap.
+            </p>
+            <a className="btn btn-primary" href="#/links/new">
+              Create a link
+            </a>
+          </EmptyState>
+        ) : null}
+        {list.data && rows.length === 0 && filtering ? (
+          <EmptyState title="No links match these filters">
+            <p>Try another search, or clear the filters to see every link.</p>
+          </EmptyState>
+        ) : null}
+        {rows.length > 0 ? (
+          <div className="table-wrap">
+            <table className="lk-links-table">
+              <caption className="sr-only">
+                {filtering ? 'Links matching the filters' : 'Your live links'}, newest first
+              </caption>
+              <thead>
+                <tr>
+                  <th scope="col" className="lk-col-short">
+                    Short link
+                  </th>
+                  <th scope="col">Destination</th>
+                  <th scope="col" className="lk-col-tags">
+                    Tags
+                  </th>
+                  <th scope="col" className="lk-col-date">
+                    Created
+                  </th>
+                  <th scope="col" className="lk-col-actions">
+                    <span className="sr-only">Actions</span>
+                  </th>
+                </tr>
+              </thead>
+              <tbody>
+                {rows.map((link) => (
+                  <LinkRow
+                    key={link.id}
+                    link={link}
+                    folderName={link.folderId ? folderNames.get(link.folderId) : undefined}
+                    onArchive={() => setArchiving(link)}
+                  />
+                ))}
+              </tbody>
+            </table>
+          </div>
+        ) : null}
+        {offset > 0 || hasMore ? (
+          <nav className="lk-pager" aria-label="Pages">
+            <Button
+              className="btn-small"
+              disabled={offset === 0}
+              onClick={() => setOffset(Math.max(0, offset - PAGE_SIZE))}
+            >
+              Previous
+            </Button>
+            <span className="muted">
+              {formatNumber(offset + 1)}–{formatNumber(offset + rows.length)}
+            </span>
+            <Button className="btn-small" disabled={!hasMore} onClick={() => setOffset(offset + PAGE_SIZE)}>
+              Next
+            </Button>
+          </nav>
+        ) : null}
+      </Card>
+
+      <ArchiveDialog
+        link={archiving}
+        onClose={() => setArchiving(null)}
+        onArchived={(link) => {
+          setArchiving(null);
+          setArchivedNote(`${shortDisplay(link.shortUrl)} was archived.`);
+          void list.reload();
+          void all.reload();
+        }}
+      />
+    </div>
+  );
+}
+
+function LinkRow({
+  link,
+  folderName,
+  onArchive,
+}: {
+  link: Link;
+  folderName: string | undefined;
+  onArchive: () => void;
+}) {
+  return (
+    <tr>
+      <td className="lk-cell-short">
+        <div className="lk-short-cell">
+          <a href={`#/links/${link.id}`} className="lk-short-link">
+            {shortDisplay(link.shortUrl)}
+          </a>
+          <CopyButton text={link.shortUrl} />
+        </div>
+        <PowerBadges link={link} />
+      </td>
+      <td className="lk-cell-dest">
+        <div className="lk-dest-cell">
+          {link.platformKey ? <Badge tone="brand">{platformName(link.platformKey)}</Badge> : null}
+          <span className="truncate lk-dest-text" title={link.destination}>
+            {link.destination}
+          </span>
+        </div>
+        {folderName ? <span className="lk-folder-name">in {folderName}</span> : null}
+      </td>
+      <td className="lk-cell-tags">
+        {link.tags.length > 0 ? (
+          <span className="lk-tag-list">
+            {link.tags.map((t) => (
+              <a key={t} className="lk-tag-chip" href={`#${linksPath({ q: '', tag: t, folder: '' })}`}>
+                {t}
+              </a>
+            ))}
+          </span>
+        ) : (
+          <span className="muted">
+            <span aria-hidden="true">—</span>
+            <span className="sr-only">No tags</span>
+          </span>
+        )}
+      </td>
+      <td className="lk-cell-date">
+        <time dateTime={link.createdAt}>{formatDate(link.createdAt)}</time>
+      </td>
+      <td className="lk-cell-actions">
+        <div className="lk-row-actions">
+          <a className="btn btn-secondary btn-small" href={`#/links/${link.id}`}>
+            Edit<span className="sr-only"> {shortDisplay(link.shortUrl)}</span>
+          </a>
+          <a className="btn btn-ghost btn-small" href={`#/links/${link.id}/analytics`}>
+            Analytics<span className="sr-only"> for {shortDisplay(link.shortUrl)}</span>
+          </a>
+          <Button variant="ghost" className="btn-small lk-btn-quiet-danger" onClick={onArchive}>
+            Archive<span className="sr-only"> {shortDisplay(link.shortUrl)}</span>
+          </Button>
+        </div>
+      </td>
+    </tr>
+  );
+}
+
+function CapMeter({ count, cap, tier }: { count: number; cap: number; tier: string }) {
+  const ratio = Math.min(1, count / cap);
+  const full = count >= cap;
+  const near = !full && ratio >= 0.8;
+  return (
+    <div className="lk-cap">
+      <div className="lk-cap-line">
+        <span>
+          <strong>{formatNumber(count)}</strong> of {formatNumber(cap)} live links on {tier}
+        </span>
+        {full || near ? (
+          <a href="#/settings" className="lk-cap-upgrade">
+            {full ? 'Limit reached: see plans' : 'See plans'}
+          </a>
+        ) : null}
+      </div>
+      <div className={`lk-cap-track${full ? ' lk-cap-full' : near ? ' lk-cap-near' : ''}`} aria-hidden="true">
+        <span className="lk-cap-fill" style={{ width: `${count > 0 ? Math.max(ratio * 100, 1.5) : 0}%` }} />
+      </div>
+      {full ? (
+        <p className="lk-cap-note">
+          New links are refused until you archive one or upgrade. Archived links keep redirecting.
+        </p>
+      ) : null}
+    </div>
+  );
 }

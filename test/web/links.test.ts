@@ -1,0 +1,283 @@
+import type { Browser, Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { UA } from '../helpers/user-agents.js';
+import {
+  browserSkipReason,
+  type DashboardServer,
+  launchBrowser,
+  logIn,
+  openPage,
+  startDashboardServer,
+} from './harness.js';
+
+interface ApiLink {
+  id: string;
+  slug: string;
+  shortUrl: string;
+  destination: string;
+  tags: string[];
+  utm: Record<string, string> | null;
+  routing: { ios?: string; geo?: Record<string, string> } | null;
+  ab: { u: string; w: number }[] | null;
+}
+
+/** A same-origin dashboard call from inside the page (the session cookie, the CSRF-safe content type). */
+async function apiCall<T>(page: Page, method: string, path: string, body?: unknown): Promise<T> {
+  return page.evaluate(
+    async ({ method, path, body }) => {
+      const response = await fetch(`/api${path}`, {
+        method,
+        headers: body === undefined ? {} : { 'content-type': 'application/json' },
+        body: body === undefined ? undefined : JSON.stringify(body),
+      });
+      return response.json();
+    },
+    { method, path, body },
+  ) as Promise<T>;
+}
+
+const linkIdOf = (page: Page) => /#\/links\/([0-9a-f-]{36})/.exec(page.url())?.[1] ?? '';
+const noHorizontalScroll = (page: Page) =>
+  page.evaluate(() => document.documentElement.scrollWidth <= window.innerWidth);
+
+describe.skipIf(browserSkipReason !== null)('dashboard: the links pages in Chromium', () => {
+  let server: DashboardServer;
+  let browser: Browser;
+  beforeAll(async () => {
+    server = await startDashboardServer();
+    browser = await launchBrowser();
+  });
+  afterAll(async () => {
+    await browser?.close();
+    await server?.close();
+  });
+
+  it('a hero creates a link with UTM and routing, finds it, edits it, archives it, and it still redirects', async () => {
+    const who = await server.user('hero');
+    const { page, errors, context } = await openPage(browser);
+    await logIn(page, server.url, who);
+
+    // An empty workspace invites the first link, and shows the plan cap.
+    await page.getByRole('heading', { name: 'Create your first smart link' }).waitFor();
+    await expect(page.locator('.lk-cap-line').textContent()).resolves.toBe('0 of 1,000 live links on Hero');
+    await page.getByRole('link', { name: 'New link' }).click();
+    await page.getByRole('heading', { name: 'New link', level: 1 }).waitFor();
+
+    await page.getByLabel('Destination URL').fill('https://example.com/spring-drop');
+    await page.getByLabel('Custom slug').fill('spring-drop');
+    await page.getByLabel('Tags').fill('launch, promo');
+    await page.getByLabel('Tags').press('Enter');
+    await page.getByText('UTM parameters').click();
+    await page.getByLabel('UTM source').fill('instagram');
+    await page.getByLabel('UTM campaign').fill('spring');
+    await page.getByText('Device routing').click();
+    await page.getByLabel('iPhone and iPad URL').fill('https://apps.apple.com/app/spring');
+    await page.getByText('Country routing').click();
+    await page.getByRole('button', { name: 'Add a country' }).click();
+    await page.getByLabel('Country code, row 1').fill('de');
+    await page.getByLabel('Country URL, row 1').fill('https://example.de/spring');
+    await page.getByRole('button', { name: 'Create link' }).click();
+
+    // After create: the edit page of the new link, with a success message, the short URL, QR and downloads.
+    await page.getByRole('heading', { name: 'Edit link', level: 1 }).waitFor();
+    await expect(page.getByRole('status').first().textContent()).resolves.toContain('Link created');
+    const id = linkIdOf(page);
+    const created = await apiCall<ApiLink>(page, 'GET', `/links/${id}`);
+    expect(created).toMatchObject({
+      slug: 'spring-drop',
+      destination: 'https://example.com/spring-drop',
+      tags: ['launch', 'promo'],
+      utm: { source: 'instagram', campaign: 'spring' },
+      routing: { ios: 'https://apps.apple.com/app/spring', geo: { DE: 'https://example.de/spring' } },
+      ab: null,
+    });
+    await expect(page.locator('.lk-qr-preview img').getAttribute('src')).resolves.toBe(
+      `/api/links/${id}/qr?format=svg`,
+    );
+    await expect(page.getByRole('link', { name: 'Download PNG' }).getAttribute('href')).resolves.toBe(
+      `/api/links/${id}/qr?format=png`,
+    );
+    expect(
+      await page.locator('.lk-qr-preview img').evaluate((img: HTMLImageElement) => img.naturalWidth),
+    ).toBeGreaterThan(0);
+
+    // Another link, so the search has something to leave out.
+    await apiCall(page, 'POST', '/links', { url: 'https://example.org/other', slug: 'other-thing' });
+    await page.getByRole('link', { name: 'Back to links' }).click();
+    await page.getByRole('heading', { name: 'Links', level: 1 }).waitFor();
+    const rows = page.locator('.lk-links-table tbody tr');
+    await expect.poll(() => rows.count()).toBe(2);
+    await page.getByLabel('Search').fill('SPRING');
+    await expect.poll(() => page.url()).toContain('q=SPRING');
+    await expect.poll(() => rows.count()).toBe(1);
+    await expect(rows.first().textContent()).resolves.toContain('/spring-drop');
+
+    // Edit: one UTM value and the tags; the PATCH carries only those two fields.
+    await page.getByRole('link', { name: /^Edit .*\/spring-drop$/ }).click();
+    await page.getByRole('heading', { name: 'Edit link', level: 1 }).waitFor();
+    await page.getByLabel('UTM source').fill('tiktok');
+    await page.getByRole('button', { name: 'Remove tag promo' }).click();
+    await page.getByLabel('Tags').fill('creators');
+    await page.getByLabel('Tags').press('Enter');
+    const patchRequest = page.waitForRequest((request) => request.method() === 'PATCH');
+    await page.getByRole('button', { name: 'Save changes' }).click();
+    const sent = JSON.parse((await patchRequest).postData() ?? '{}');
+    expect(Object.keys(sent).sort()).toEqual(['tags', 'utm']);
+    await page.getByText('Changes saved').waitFor();
+    const edited = await apiCall<ApiLink>(page, 'GET', `/links/${id}`);
+    expect(edited.utm).toEqual({ source: 'tiktok', campaign: 'spring' });
+    expect(edited.tags).toEqual(['creators', 'launch']);
+    expect(edited.routing).toEqual(created.routing);
+
+    // A/B on a routed link: the conflict is explained next to the routing and A/B sections.
+    await page.getByText('A/B test', { exact: true }).click();
+    await page.getByRole('button', { name: 'Start an A/B test' }).click();
+    await page.getByLabel('Variant B URL').fill('https://example.com/b');
+    await page.getByRole('button', { name: 'Save changes' }).click();
+    await expect(page.locator('.lk-routing-card [role="alert"]').first().textContent()).resolves.toContain(
+      'cannot have both A/B variants and routing',
+    );
+    expect((await apiCall<ApiLink>(page, 'GET', `/links/${id}`)).ab).toBeNull();
+
+    // Archive from the table: confirm in the dialog, the row goes, the short URL keeps redirecting with UTM.
+    await page.getByRole('link', { name: 'Back to links' }).click();
+    await page.getByRole('heading', { name: 'Links', level: 1 }).waitFor();
+    await page.getByLabel('Search').fill('spring');
+    await expect.poll(() => rows.count()).toBe(1);
+    await page.getByRole('button', { name: /^Archive .*\/spring-drop$/ }).click();
+    const dialog = page.getByRole('dialog', { name: 'Archive this link?' });
+    await expect(dialog.textContent()).resolves.toContain('keeps redirecting');
+    await dialog.getByRole('button', { name: 'Archive link' }).click();
+    await page.getByText('No links match these filters').waitFor();
+    await page.getByRole('button', { name: 'Clear filters' }).click();
+    await expect.poll(() => rows.count()).toBe(1);
+    await expect(rows.first().textContent()).resolves.toContain('/other-thing');
+    await expect(page.locator('.lk-cap-line').textContent()).resolves.toBe('1 of 1,000 live links on Hero');
+    const listed = await apiCall<{ links: ApiLink[] }>(page, 'GET', '/links');
+    expect(listed.links.map((link) => link.slug)).toEqual(['other-thing']);
+
+    const desktop = await fetch(created.shortUrl, {
+      redirect: 'manual',
+      headers: { 'user-agent': UA.desktopChrome },
+    });
+    expect(desktop.status).toBe(302);
+    const location = new URL(desktop.headers.get('location') ?? '');
+    expect(`${location.origin}${location.pathname}`).toBe('https://example.com/spring-drop');
+    expect(location.searchParams.get('utm_source')).toBe('tiktok');
+    expect(location.searchParams.get('utm_campaign')).toBe('spring');
+    const iphone = await fetch(created.shortUrl, {
+      redirect: 'manual',
+      headers: { 'user-agent': UA.iphoneSafari },
+    });
+    expect(iphone.status).toBe(302);
+    expect(iphone.headers.get('location')).toMatch(
+      /^https:\/\/apps\.apple\.com\/app\/spring\?.*utm_source=tiktok/,
+    );
+    expect(errors).toEqual([]);
+    await context.close();
+  });
+
+  it('shows an A/B variant’s validation message at that variant, and creates nothing', async () => {
+    const who = await server.user('hero');
+    const { page, errors, context } = await openPage(browser);
+    await logIn(page, server.url, who);
+    await page.goto(`${server.url}/#/links/new`);
+    await page.getByLabel('Destination URL').fill('https://example.com/ab');
+    await page.getByText('A/B test', { exact: true }).click();
+    await page.getByRole('button', { name: 'Start an A/B test' }).click();
+    await page.getByRole('button', { name: 'Add a variant' }).click();
+    await page.getByLabel('Variant B URL').fill('notaurl');
+    await page.getByLabel('Variant C URL').fill('https://example.com/c');
+    await page.getByRole('button', { name: 'Create link' }).click();
+    const variantB = page.locator('.lk-ab-row[data-variant="1"] .field-error');
+    await expect(variantB.textContent()).resolves.toBe('Every A/B variant must be a valid http(s) URL');
+    await expect(page.locator('.lk-ab-row[data-variant="2"] .field-error').count()).resolves.toBe(0);
+    await expect(page.getByLabel('Variant B URL').getAttribute('aria-invalid')).resolves.toBe('true');
+    expect(page.url()).toContain('#/links/new');
+    expect((await apiCall<{ links: ApiLink[] }>(page, 'GET', '/links')).links).toEqual([]);
+
+    // Fixed, it saves: removing all variants later sends `ab: null`.
+    await page.getByLabel('Variant B URL').fill('https://example.com/b');
+    await page.getByRole('button', { name: 'Create link' }).click();
+    await page.getByRole('heading', { name: 'Edit link', level: 1 }).waitFor();
+    const id = linkIdOf(page);
+    expect((await apiCall<ApiLink>(page, 'GET', `/links/${id}`)).ab).toEqual([
+      { u: 'https://example.com/ab', w: 1 },
+      { u: 'https://example.com/b', w: 1 },
+      { u: 'https://example.com/c', w: 1 },
+    ]);
+    await page.getByRole('button', { name: 'End the test' }).click();
+    const patchRequest = page.waitForRequest((request) => request.method() === 'PATCH');
+    await page.getByRole('button', { name: 'Save changes' }).click();
+    expect(JSON.parse((await patchRequest).postData() ?? '{}')).toEqual({ ab: null });
+    await page.getByText('Changes saved').waitFor();
+    expect((await apiCall<ApiLink>(page, 'GET', `/links/${id}`)).ab).toBeNull();
+    expect(errors).toEqual([]);
+    await context.close();
+  });
+
+  it('a sidekick sees upgrade notices instead of the A/B controls, and no folder filter', async () => {
+    const who = await server.user('sidekick');
+    const { page, errors, context } = await openPage(browser);
+    await logIn(page, server.url, who);
+    await expect(page.locator('.lk-cap-line').textContent()).resolves.toBe('0 of 25 live links on Sidekick');
+    await expect(page.getByLabel('Folder').count()).resolves.toBe(0);
+    await page.getByRole('link', { name: 'New link' }).click();
+    await page.getByRole('heading', { name: 'New link', level: 1 }).waitFor();
+    const notice = page.locator('.upgrade[data-feature="abTesting"]');
+    await expect(notice.textContent()).resolves.toContain(
+      'A/B testing is part of Hero and Legend. You are on Sidekick.',
+    );
+    await expect(page.getByRole('button', { name: 'Start an A/B test' }).count()).resolves.toBe(0);
+    await expect(page.getByLabel('Variant A URL').count()).resolves.toBe(0);
+    await expect(page.getByLabel('Custom slug').count()).resolves.toBe(0);
+    await expect(page.locator('.upgrade[data-feature="customSlugs"]').count()).resolves.toBe(1);
+    // What the plan has still works: a plain link with UTM.
+    await page.getByLabel('Destination URL').fill('https://open.spotify.com/track/abc');
+    await page.getByText('UTM parameters').click();
+    await page.getByLabel('UTM source').fill('bio');
+    await page.getByRole('button', { name: 'Create link' }).click();
+    await page.getByRole('heading', { name: 'Edit link', level: 1 }).waitFor();
+    const link = await apiCall<ApiLink>(page, 'GET', `/links/${linkIdOf(page)}`);
+    expect(link.slug).toMatch(/^[a-zA-Z0-9]{7}$/);
+    expect(link.utm).toEqual({ source: 'bio' });
+    expect(errors).toEqual([]);
+    await context.close();
+  });
+
+  it('at 375 px a link is created and listed without horizontal page scroll', async () => {
+    const who = await server.user('hero');
+    const { page, errors, context } = await openPage(browser, 375);
+    await logIn(page, server.url, who);
+    expect(await noHorizontalScroll(page)).toBe(true);
+    await page.getByRole('link', { name: 'New link' }).click();
+    await page.getByRole('heading', { name: 'New link', level: 1 }).waitFor();
+    await page
+      .getByLabel('Destination URL')
+      .fill('https://www.youtube.com/watch?v=dQw4w9WgXcQ&list=a-very-long-list-id');
+    await page.getByLabel('Tags').fill('mobile, a-rather-long-tag-name-for-wrapping');
+    await page.getByLabel('Tags').press('Enter');
+    await page.getByText('Scheduled destinations').click();
+    await page.getByRole('button', { name: 'Schedule a destination' }).click();
+    await page.getByLabel('Starts, entry 1').fill('2030-01-01T09:00');
+    await page.getByLabel('URL (https), entry 1').fill('https://example.com/later');
+    expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(375);
+    await page.getByRole('button', { name: 'Create link' }).click();
+    await page.getByRole('heading', { name: 'Edit link', level: 1 }).waitFor();
+    await page.locator('.lk-qr-preview img').waitFor();
+    expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(375);
+    const link = await apiCall<ApiLink & { sched: { from: number; url: string }[] }>(
+      page,
+      'GET',
+      `/links/${linkIdOf(page)}`,
+    );
+    // Entered as local time, sent as epoch seconds.
+    const expected = await page.evaluate(() => Math.floor(new Date('2030-01-01T09:00').getTime() / 1000));
+    expect(link.sched).toEqual([{ from: expected, url: 'https://example.com/later' }]);
+    await page.getByRole('link', { name: 'Back to links' }).click();
+    await page.locator('.lk-links-table tbody tr').first().waitFor();
+    expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(375);
+    expect(errors).toEqual([]);
+    await context.close();
+  });
+});

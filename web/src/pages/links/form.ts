@@ -1,0 +1,177 @@
+import type { CreateLinkInput, Link } from '../../api/types';
+
+/**
+ * The editor's form model: every writable Link field (hosted-service.md section 2) as the strings and
+ * rows a person types, plus the two conversions: a Link into a form, and a form into the API body.
+ */
+
+export const UTM_KEYS = ['source', 'medium', 'campaign', 'term', 'content'] as const;
+export type UtmKey = (typeof UTM_KEYS)[number];
+export const DEVICE_KEYS = ['ios', 'android', 'desktop'] as const;
+export type DeviceKey = (typeof DEVICE_KEYS)[number];
+
+export interface GeoRow {
+  key: number;
+  country: string;
+  url: string;
+}
+export interface AbRow {
+  key: number;
+  u: string;
+  w: string;
+}
+export interface SchedRow {
+  key: number;
+  /** A `datetime-local` value, in the browser's time zone. */
+  from: string;
+  url: string;
+}
+
+export interface LinkForm {
+  url: string;
+  slug: string;
+  hostname: string;
+  tags: string[];
+  folderId: string;
+  pixelIds: string[];
+  captureEmails: boolean;
+  utm: Record<UtmKey, string>;
+  devices: Record<DeviceKey, string>;
+  geo: GeoRow[];
+  ab: AbRow[];
+  sched: SchedRow[];
+  /** keep: leave the stored password alone; set: send `password`; remove: send `password: null`. */
+  passwordMode: 'keep' | 'set' | 'remove';
+  password: string;
+}
+
+let nextKey = 1;
+/** A stable React key for a new row. */
+export const rowKey = (): number => nextKey++;
+
+const pad = (n: number) => String(n).padStart(2, '0');
+
+/** Epoch seconds → `YYYY-MM-DDTHH:mm` in local time, for `<input type="datetime-local">`. */
+export function toLocalInput(epochSeconds: number): string {
+  const d = new Date(epochSeconds * 1000);
+  return `${d.getFullYear()}-${pad(d.getMonth() + 1)}-${pad(d.getDate())}T${pad(d.getHours())}:${pad(d.getMinutes())}`;
+}
+
+/** A `datetime-local` value (local time) → epoch seconds, or null when blank or unreadable. */
+export function fromLocalInput(value: string): number | null {
+  if (!value) return null;
+  const ms = new Date(value).getTime();
+  return Number.isFinite(ms) ? Math.floor(ms / 1000) : null;
+}
+
+export function emptyForm(): LinkForm {
+  return {
+    url: '',
+    slug: '',
+    hostname: '',
+    tags: [],
+    folderId: '',
+    pixelIds: [],
+    captureEmails: false,
+    utm: { source: '', medium: '', campaign: '', term: '', content: '' },
+    devices: { ios: '', android: '', desktop: '' },
+    geo: [],
+    ab: [],
+    sched: [],
+    passwordMode: 'keep',
+    password: '',
+  };
+}
+
+export function formFromLink(link: Link): LinkForm {
+  const form = emptyForm();
+  form.url = link.destination;
+  form.slug = link.slug;
+  form.hostname = link.hostname ?? '';
+  form.tags = [...link.tags];
+  form.folderId = link.folderId ?? '';
+  form.pixelIds = [...link.pixelIds];
+  form.captureEmails = link.captureEmails;
+  for (const key of UTM_KEYS) form.utm[key] = link.utm?.[key] ?? '';
+  for (const key of DEVICE_KEYS) form.devices[key] = link.routing?.[key] ?? '';
+  form.geo = Object.entries(link.routing?.geo ?? {}).map(([country, url]) => ({
+    key: rowKey(),
+    country,
+    url,
+  }));
+  form.ab = (link.ab ?? []).map((v) => ({ key: rowKey(), u: v.u, w: String(v.w) }));
+  form.sched = (link.sched ?? []).map((s) => ({ key: rowKey(), from: toLocalInput(s.from), url: s.url }));
+  return form;
+}
+
+type Body = Omit<CreateLinkInput, 'url'> & { url?: string };
+
+/** The value each field sends; `null` where the form is empty (which clears it on PATCH). */
+function bodyOf(form: LinkForm): Required<Omit<Body, 'password'>> {
+  const utmEntries = UTM_KEYS.map((key) => [key, form.utm[key].trim()] as const).filter(([, v]) => v !== '');
+  const devices = DEVICE_KEYS.map((key) => [key, form.devices[key].trim()] as const).filter(
+    ([, v]) => v !== '',
+  );
+  const geoRows = form.geo.filter((row) => row.country.trim() !== '' || row.url.trim() !== '');
+  const geo = Object.fromEntries(geoRows.map((row) => [row.country.trim().toUpperCase(), row.url.trim()]));
+  const routing =
+    devices.length > 0 || geoRows.length > 0
+      ? { ...Object.fromEntries(devices), ...(geoRows.length > 0 ? { geo } : {}) }
+      : null;
+  return {
+    url: form.url.trim(),
+    slug: form.slug.trim(),
+    hostname: form.hostname.trim() === '' ? null : form.hostname.trim(),
+    tags: form.tags.length > 0 ? form.tags : null,
+    folderId: form.folderId === '' ? null : form.folderId,
+    pixelIds: form.pixelIds.length > 0 ? form.pixelIds : null,
+    captureEmails: form.captureEmails,
+    utm: utmEntries.length > 0 ? Object.fromEntries(utmEntries) : null,
+    routing,
+    ab:
+      form.ab.length > 0
+        ? form.ab.map((row) => ({ u: row.u.trim(), w: row.w.trim() === '' ? 0 : Number(row.w) }))
+        : null,
+    sched:
+      form.sched.length > 0
+        ? form.sched.map((row) => ({ from: fromLocalInput(row.from) ?? -1, url: row.url.trim() }))
+        : null,
+  };
+}
+
+/**
+ * The body to send: every field whose value differs from `initial` (for a new link, the empty form),
+ * so a PATCH carries only what changed and `null` clears. The slug is never sent blank.
+ */
+export function changedBody(initial: LinkForm, form: LinkForm, creating: boolean): Body {
+  const before = bodyOf(initial);
+  const after = bodyOf(form);
+  const body: Record<string, unknown> = {};
+  for (const key of Object.keys(after) as (keyof typeof after)[]) {
+    if (JSON.stringify(before[key]) !== JSON.stringify(after[key])) body[key] = after[key];
+  }
+  if (creating) body.url = after.url;
+  if (body.slug === '') delete body.slug;
+  if (form.passwordMode === 'set') body.password = form.password;
+  if (form.passwordMode === 'remove') body.password = null;
+  return body as Body;
+}
+
+/** Problems the browser can name before the server is asked (a schedule row needs a date). */
+export function localErrors(form: LinkForm): Record<string, string> {
+  const errors: Record<string, string> = {};
+  form.sched.forEach((row, index) => {
+    if (fromLocalInput(row.from) === null)
+      errors[`sched.${index}.from`] = 'Pick the date and time this URL starts';
+  });
+  const seen = new Set<string>();
+  for (const row of form.geo) {
+    const code = row.country.trim().toUpperCase();
+    if (code === '' && row.url.trim() !== '') errors[`geo-row.${row.key}`] = 'Add a 2-letter country code';
+    else if (seen.has(code)) errors[`geo-row.${row.key}`] = `${code} already has a row`;
+    seen.add(code);
+  }
+  if (form.passwordMode === 'set' && form.password === '')
+    errors.password = 'Type the password visitors will need';
+  return errors;
+}
