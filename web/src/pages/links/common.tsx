@@ -113,8 +113,8 @@ export function ArchiveDialog({
       {link ? (
         <div className="lk-archive-dialog">
           <p>
-            <strong className="lk-break">{shortDisplay(link.shortUrl)}</strong> leaves your links list and frees
-            a slot on your plan.
+            <strong className="lk-break">{shortDisplay(link.shortUrl)}</strong> leaves your links list and
+            frees a slot on your plan.
           </p>
           <p>
             It <strong>keeps redirecting</strong>: anyone who already has it (a bio, a post, a printed QR
