@@ -76,6 +76,7 @@ export interface LinkStats {
   total: number;
   appOpenRate: number | null;
   outcomes: Outcomes;
+  upgrade?: string;
 }
 
 export interface AbStats {
@@ -100,14 +101,15 @@ export interface Analytics {
   tier: Tier;
   total: number;
   perLink: { slug: string; clicks: number }[];
-  countries?: { country: string; clicks: number }[];
+  sampled?: boolean;
+  countries?: { country: string | null; clicks: number }[];
   devices?: { device: string; clicks: number }[];
-  platforms?: { platform: string; clicks: number }[];
-  referrers?: { referrer: string; clicks: number }[];
+  platforms?: { platform: string | null; clicks: number }[];
+  referrers?: { referrer: string | null; clicks: number }[];
   timeseries?: { day: string; clicks: number }[];
   hourly?: { hour: number; clicks: number }[];
   outcomes?: Outcomes;
-  platformOutcomes?: { platform: string; outcome: string; clicks: number }[];
+  platformOutcomes?: { platform: string | null; outcome: string; clicks: number }[];
   upgrade?: string;
 }
 
