@@ -28,7 +28,9 @@ async function shot(page: Page, name: string): Promise<void> {
 
 /** The page never scrolls sideways (tables scroll inside their card). */
 async function expectNoSideScroll(page: Page): Promise<void> {
-  const overflow = await page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth);
+  const overflow = (await page.evaluate(
+    'document.documentElement.scrollWidth - window.innerWidth',
+  )) as number;
   expect(overflow).toBeLessThanOrEqual(0);
 }
 
@@ -277,6 +279,10 @@ describe.skipIf(browserSkipReason !== null)('dashboard: audience, broadcasts and
       );
       await expect(page.getByLabel('DM text').getAttribute('aria-invalid')).resolves.toBe('true');
       await shot(page, 'automations-error');
+      await page.setViewportSize({ width: 375, height: 812 });
+      await expectNoSideScroll(page);
+      await shot(page, 'automations-error');
+      await page.setViewportSize({ width: 1280, height: 860 });
 
       await page.getByLabel('DM text').fill('Here is the guide you asked for');
       await page.getByRole('button', { name: 'Create rule' }).click();
