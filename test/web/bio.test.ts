@@ -294,6 +294,7 @@ describe.skipIf(browserSkipReason !== null)('dashboard: bio page editor and medi
     await expect(page.getByLabel('Accent', { exact: true }).count()).resolves.toBe(0);
     // Per-block stats need full analytics: said once, quietly.
     await page.getByText('Taps and app-open rates per block come with Hero').waitFor();
+    await shoot(page, 'bio-sidekick-1280');
 
     await page.goto(`${server.url}/#/media-kit`);
     const kitNotice = page.locator('.upgrade[data-feature="mediaKit"]');
@@ -305,6 +306,7 @@ describe.skipIf(browserSkipReason !== null)('dashboard: bio page editor and medi
     // The read-only preview of the public payload: nothing switched on, so nothing to show (no zeros).
     await page.getByTestId('kit-preview').getByText('Nothing to show yet').waitFor();
     await expect(page.getByTestId('kit-preview').locator('.pv-tile').count()).resolves.toBe(0);
+    await shoot(page, 'kit-sidekick-1280');
     expect(errors).toEqual([]);
     await context.close();
   });
@@ -383,6 +385,23 @@ describe.skipIf(browserSkipReason !== null)('dashboard: bio page editor and medi
     expect(redirect.status).not.toBe(404);
     expect(errors).toEqual([]);
     await context.close();
+  });
+
+  it('with the bio and media-kit flags off, both pages say so instead of offering a form', async () => {
+    const off = await startDashboardServer({ FLAGS_OFF: 'linkInBio,mediaKit' });
+    try {
+      const who = await off.user('hero');
+      const { page, context } = await openPage(browser);
+      await logIn(page, off.url, who);
+      await page.goto(`${off.url}/#/bio`);
+      await expect(page.getByRole('alert').textContent()).resolves.toContain('switched off');
+      await expect(page.getByRole('button', { name: 'Claim handle' }).count()).resolves.toBe(0);
+      await page.goto(`${off.url}/#/media-kit`);
+      await expect(page.getByRole('alert').textContent()).resolves.toContain('switched off');
+      await context.close();
+    } finally {
+      await off.close();
+    }
   });
 
   it('fits a 375 px phone: no horizontal scroll on the editor or the media kit', async () => {

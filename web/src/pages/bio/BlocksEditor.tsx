@@ -253,7 +253,7 @@ export function BlocksEditor({
               <span className={`blk-kind blk-kind-${kind}`} aria-hidden="true">
                 {KIND_ICONS[kind]}
               </span>
-              {KIND_NAMES[kind]}
+              {kind === 'social' ? 'Social' : KIND_NAMES[kind]}
             </button>
           ))}
         </div>
@@ -350,7 +350,7 @@ function BlockFields({
   return (
     <div className="blk-edit" ref={ref}>
       {block.t === 'link' ? (
-        <div className="form-grid">
+        <div className="link-fields">
           <SelectField
             label="Link"
             value={block.linkId}

@@ -101,9 +101,10 @@ export function bareUrl(url: string): string {
   return url.replace(/^https?:\/\//, '').replace(/\/$/, '');
 }
 
+/** "open.spotify.com/track/4uLU… (/single)": where it goes first, then its short address. */
 export function linkOptionLabel(link: Link): string {
-  const to = bareUrl(link.destination);
-  return `${bareUrl(link.shortUrl)} → ${to.length > 48 ? `${to.slice(0, 48)}…` : to}`;
+  const to = bareUrl(link.destination).replace(/^www\./, '');
+  return `${to.length > 44 ? `${to.slice(0, 44)}…` : to}  (/${link.slug})`;
 }
 
 export function newBlock(kind: BlockKind, links: readonly Link[], blocks: readonly Block[]): Block {
