@@ -245,6 +245,41 @@ describe.skipIf(browserSkipReason !== null)('dashboard: the links pages in Chrom
     await context.close();
   });
 
+  it('after a downgrade, an over-cap link is read-only: explained, the form disabled, and it can be archived', async () => {
+    const who = await server.user('hero');
+    const { page, errors, context } = await openPage(browser);
+    await logIn(page, server.url, who);
+    for (let i = 0; i < 26; i++) {
+      await apiCall(page, 'POST', '/links', { url: `https://example.com/post-${i}` });
+    }
+    await server.accounts.setTier(who.orgId, 'sidekick');
+    await page.reload();
+    await page.getByRole('heading', { name: 'Links', level: 1 }).waitFor();
+    await expect(page.locator('.lk-cap-line').textContent()).resolves.toContain(
+      '26 of 25 live links on Sidekick',
+    );
+    await expect(page.locator('.lk-cap-note').textContent()).resolves.toContain('New links are refused');
+    const locked = page.locator('.lk-links-table tbody tr', { hasText: 'Read-only' });
+    await expect.poll(() => locked.count()).toBe(1);
+    await locked.getByRole('link', { name: /^Edit / }).click();
+    await page.getByRole('heading', { name: 'Edit link', level: 1 }).waitFor();
+    await expect(page.getByRole('status').filter({ hasText: 'read-only' }).textContent()).resolves.toContain(
+      'still redirects',
+    );
+    await expect(page.getByLabel('Destination URL').isDisabled()).resolves.toBe(true);
+    await expect(page.getByRole('button', { name: 'Save changes' }).count()).resolves.toBe(0);
+    await page.getByRole('button', { name: 'Archive link' }).click();
+    await page.getByRole('dialog').getByRole('button', { name: 'Archive link' }).click();
+    await page.getByRole('heading', { name: 'Links', level: 1 }).waitFor();
+    await expect(
+      page.getByRole('status').filter({ hasText: 'was archived' }).textContent(),
+    ).resolves.toContain('keeps redirecting');
+    await expect.poll(() => page.locator('.lk-cap-line').textContent()).toContain('25 of 25');
+    await expect(locked.count()).resolves.toBe(0);
+    expect(errors).toEqual([]);
+    await context.close();
+  });
+
   it('at 375 px a link is created and listed without horizontal page scroll', async () => {
     const who = await server.user('hero');
     const { page, errors, context } = await openPage(browser, 375);

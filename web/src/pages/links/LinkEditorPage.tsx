@@ -56,6 +56,9 @@ const FIELD_KEY =
 function issuesOf(error: ApiError): Record<string, string> {
   const out = error.fieldErrors();
   for (const key of Object.keys(out)) {
+    if (key === 'url' && out[key]?.startsWith('`url`')) {
+      out[key] = 'The destination must be a full http(s) URL, e.g. https://example.com/page';
+    }
     if (key.startsWith('routing.geo.') && out[key] === 'Invalid key in record') {
       out[key] = 'Use a 2-letter country code in capitals, e.g. US or GB';
     }
@@ -224,7 +227,7 @@ export function LinkEditorPage({ params, path }: { params: Record<string, string
         </Banner>
       ) : null}
 
-      <div className={creating ? 'lk-editor-layout lk-editor-single' : 'lk-editor-layout'}>
+      <div className="lk-editor-layout">
         <form
           className="lk-editor-main"
           onSubmit={save}
@@ -583,12 +586,6 @@ export function LinkEditorPage({ params, path }: { params: Record<string, string
                   {form.sched.length >= 10 ? <span className="hint">10 entries at most.</span> : null}
                 </div>
               </Power>
-              {conflict && (form.ab.length > 0 || deviceCount + form.geo.length > 0) ? (
-                <p className="hint lk-conflict-hint">
-                  Now: {form.ab.length > 0 ? `${form.ab.length} A/B variants` : 'no A/B variants'} and{' '}
-                  {deviceCount + form.geo.length > 0 ? 'routing' : 'no routing'}.
-                </p>
-              ) : null}
             </Card>
 
             <Card title="Access">
@@ -627,6 +624,30 @@ export function LinkEditorPage({ params, path }: { params: Record<string, string
           ) : null}
         </form>
 
+        {creating ? (
+          <aside className="lk-editor-side" aria-label="About new links">
+            <Card title="What you get" className="lk-about-card">
+              <ul className="lk-about">
+                <li>
+                  <strong>Opens the app.</strong> Taps from Instagram, TikTok and other in-app browsers land
+                  in YouTube, Spotify, Amazon and dozens more, not a login wall.
+                </li>
+                <li>
+                  <strong>Every tap counted.</strong> Opened in the app, in the browser, or broken: see it in
+                  Analytics.
+                </li>
+                <li>
+                  <strong>Ready to share.</strong> After you create it: the short link, a QR code and its
+                  preview.
+                </li>
+              </ul>
+              <p className="hint">
+                {TIER_NAMES[session.org.tier]} keeps up to {LINK_CAPS[session.org.tier].toLocaleString()} live
+                links.
+              </p>
+            </Card>
+          </aside>
+        ) : null}
         {link ? (
           <aside className="lk-editor-side" aria-label="Link tools">
             <ShortLinkCard link={link} />

@@ -56,7 +56,7 @@ export function LinksPage({ path }: { params: Record<string, string>; path: stri
   const [archivedNote, setArchivedNote] = useState<string | null>(flash ? `${flash} was archived.` : null);
 
   // The search box follows the hash (back button, a shared URL) and writes it after a short pause.
-  useEffect(() => setSearch(q), [q]);
+  useEffect(() => setSearch((current) => (current.trim() === q ? current : q)), [q]);
   useEffect(() => {
     if (search.trim() === q) return;
     const timer = setTimeout(() => replaceHash(linksPath({ q: search.trim(), tag, folder })), 250);
@@ -190,10 +190,7 @@ export function LinksPage({ path }: { params: Record<string, string>; path: stri
               </caption>
               <thead>
                 <tr>
-                  <th scope="col" className="lk-col-short">
-                    Short link
-                  </th>
-                  <th scope="col">Destination</th>
+                  <th scope="col">Link and destination</th>
                   <th scope="col" className="lk-col-tags">
                     Tags
                   </th>
@@ -262,19 +259,18 @@ function LinkRow({
 }) {
   return (
     <tr>
-      <td className="lk-cell-short">
+      <td className="lk-cell-link">
         <div className="lk-short-cell">
           <a href={`#/links/${link.id}`} className="lk-short-link">
             {shortDisplay(link.shortUrl)}
           </a>
           <CopyButton text={link.shortUrl} />
+          <PowerBadges link={link} />
         </div>
-        <PowerBadges link={link} />
-      </td>
-      <td className="lk-cell-dest">
         <div className="lk-dest-cell">
           {link.platformKey ? <Badge tone="brand">{platformName(link.platformKey)}</Badge> : null}
           <span className="truncate lk-dest-text" title={link.destination}>
+            <span className="sr-only">Goes to </span>
             {link.destination}
           </span>
         </div>
