@@ -216,6 +216,55 @@ describe.skipIf(browserSkipReason !== null)('dashboard: the links pages in Chrom
     await context.close();
   });
 
+  it('a folder and a pixel are created inline, saved on the link, and the list filters by folder and tag', async () => {
+    const who = await server.user('hero');
+    const { page, errors, context } = await openPage(browser);
+    await logIn(page, server.url, who);
+    await apiCall(page, 'POST', '/links', { url: 'https://example.com/elsewhere', tags: ['merch'] });
+    await page.goto(`${server.url}/#/links/new`);
+    await page.getByLabel('Destination URL').fill('https://shop.example.com/hoodie');
+    await page.getByLabel('Tags').fill('merch');
+    await page.getByRole('button', { name: 'New folder' }).click();
+    await page.getByLabel('New folder name').fill('Merch drop');
+    await page.getByRole('button', { name: 'Create folder' }).click();
+    await expect.poll(() => page.getByLabel('Folder').inputValue()).not.toBe('');
+    await page.getByText('Ad pixels', { exact: true }).click();
+    await page.getByRole('button', { name: 'New pixel' }).click();
+    await page.getByLabel('Pixel ID').fill('12345');
+    await page.getByLabel('Pixel name').fill('Main pixel');
+    await page.getByRole('button', { name: 'Add pixel' }).click();
+    // The pixel route's own validation, at the pixel field; nothing added.
+    await page.locator('.lk-pixel-create .field-error').waitFor();
+    await page.getByLabel('Pixel ID').fill('123456789012345');
+    await page.getByRole('button', { name: 'Add pixel' }).click();
+    await expect.poll(() => page.getByRole('checkbox', { name: /Main pixel/ }).isChecked()).toBe(true);
+    await page.getByRole('button', { name: 'Create link' }).click();
+    await page.getByRole('heading', { name: 'Edit link', level: 1 }).waitFor();
+    const link = await apiCall<ApiLink & { folderId: string; pixelIds: string[] }>(
+      page,
+      'GET',
+      `/links/${linkIdOf(page)}`,
+    );
+    const folders = await apiCall<{ folders: { id: string; name: string }[] }>(page, 'GET', '/folders');
+    expect(folders.folders.map((f) => f.name)).toEqual(['Merch drop']);
+    expect(link.folderId).toBe(folders.folders[0]?.id);
+    expect(link.pixelIds).toHaveLength(1);
+    expect(link.tags).toEqual(['merch']);
+
+    await page.getByRole('link', { name: 'Back to links' }).click();
+    const rows = page.locator('.lk-links-table tbody tr');
+    await expect.poll(() => rows.count()).toBe(2);
+    await page.getByLabel('Tag').selectOption('merch');
+    await expect.poll(() => page.url()).toContain('tag=merch');
+    await expect.poll(() => rows.count()).toBe(2);
+    await page.getByLabel('Folder').selectOption({ label: 'Merch drop' });
+    await expect.poll(() => rows.count()).toBe(1);
+    await expect(rows.first().textContent()).resolves.toContain('in Merch drop');
+    expect(page.url()).toContain(`folder=${link.folderId}`);
+    expect(errors).toEqual([]);
+    await context.close();
+  });
+
   it('a sidekick sees upgrade notices instead of the A/B controls, and no folder filter', async () => {
     const who = await server.user('sidekick');
     const { page, errors, context } = await openPage(browser);

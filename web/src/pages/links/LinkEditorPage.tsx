@@ -1,4 +1,4 @@
-import { type FormEvent, useEffect, useRef, useState } from 'react';
+import { type FormEvent, type KeyboardEvent, useEffect, useRef, useState } from 'react';
 import { LINK_CAPS } from '../../../../src/accounts/plans.js';
 import { ApiError, patch, post } from '../../api/client';
 import type { Folder, Link, Pixel } from '../../api/types';
@@ -796,6 +796,12 @@ function PixelPicker({
       setBusy(false);
     }
   }
+  // Enter adds the pixel instead of submitting the link form around it.
+  const onEnter = (event: KeyboardEvent<HTMLInputElement>) => {
+    if (event.key !== 'Enter') return;
+    event.preventDefault();
+    void create();
+  };
   return (
     <div className="lk-pixel-picker">
       <p className="hint lk-power-intro">Fire your ad pixels on the redirect, up to 10 per link.</p>
@@ -847,6 +853,7 @@ function PixelPicker({
               value={draft.pixelId}
               hint={PIXEL_TYPES[draft.type].hint}
               error={errors.pixelId ?? errors.type}
+              onKeyDown={onEnter}
               onChange={(event) => setDraft({ ...draft, pixelId: event.target.value })}
             />
             <TextField
@@ -854,6 +861,7 @@ function PixelPicker({
               value={draft.name}
               placeholder="Spring campaign"
               error={errors.name}
+              onKeyDown={onEnter}
               onChange={(event) => setDraft({ ...draft, name: event.target.value })}
             />
           </div>
