@@ -1,4 +1,4 @@
-import type { Browser, Page } from 'playwright-core';
+import type { Browser, Locator, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
   browserSkipReason,
@@ -52,30 +52,35 @@ async function editorOrder(page: Page): Promise<string[]> {
   return page.locator('li.blk .blk-name').allTextContents();
 }
 
+// Browser-side code is passed as strings: the test project is compiled without the DOM library.
+
 /** Elements that stick out of a phone-wide viewport, for a readable failure. */
 async function overflowing(page: Page): Promise<string[]> {
-  return page.evaluate(() => {
+  return page.evaluate(`(() => {
     const limit = document.documentElement.clientWidth;
-    return [...document.querySelectorAll<HTMLElement>('main *')]
+    return [...document.querySelectorAll('main *')]
       .filter((el) => el.getBoundingClientRect().right > limit + 0.5 && el.offsetParent !== null)
       .filter((el) => !el.closest('.table-wrap, .phone-screen'))
       .slice(0, 8)
-      .map(
-        (el) =>
-          `${el.tagName.toLowerCase()}.${[...el.classList].join('.')} ${Math.round(el.getBoundingClientRect().right)}`,
-      );
-  });
+      .map((el) => el.tagName.toLowerCase() + '.' + [...el.classList].join('.') + ' ' + Math.round(el.getBoundingClientRect().right));
+  })()`);
 }
+
+const pageWidth = (page: Page) => page.evaluate<number>('document.documentElement.scrollWidth');
+const focusedLabel = (page: Page) =>
+  page.evaluate<string | null>("document.activeElement && document.activeElement.getAttribute('aria-label')");
+type Styled = { getComputedStyle(element: unknown): { backgroundColor: string } };
+const backgroundOf = (locator: Locator) =>
+  locator.evaluate((el) => (globalThis as unknown as Styled).getComputedStyle(el).backgroundColor);
 
 const shots = process.env.BIO_SHOTS;
 async function shoot(page: Page, name: string): Promise<void> {
   if (!shots) return;
   await page.screenshot({ path: `${shots}/${name}.png`, fullPage: true });
   // Tall pages also in viewport-sized slices, easier to look at.
-  const { width, height } = await page.evaluate(() => ({
-    width: document.documentElement.clientWidth,
-    height: document.documentElement.scrollHeight,
-  }));
+  const { width, height } = await page.evaluate<{ width: number; height: number }>(
+    '({ width: document.documentElement.clientWidth, height: document.documentElement.scrollHeight })',
+  );
   const slice = width < 600 ? 1000 : 1400;
   for (let y = 0, i = 1; y < height; y += slice, i++) {
     const clip = { x: 0, y, width, height: Math.min(slice, height - y) };
@@ -155,9 +160,7 @@ describe.skipIf(browserSkipReason !== null)('dashboard: bio page editor and medi
     // And by keyboard: the header goes back to the top; focus stays on a move button of that block.
     await page.getByRole('button', { name: 'Move Fresh drops up' }).click();
     expect(await editorOrder(page)).toEqual(['Fresh drops', 'Listen on Spotify', 'Watch the video']);
-    await expect(page.evaluate(() => document.activeElement?.getAttribute('aria-label'))).resolves.toBe(
-      'Move Fresh drops down',
-    );
+    await expect(focusedLabel(page)).resolves.toBe('Move Fresh drops down');
     await expect(page.getByRole('button', { name: 'Move Fresh drops up' }).isDisabled()).resolves.toBe(true);
 
     // An empty label is refused by the server (invalid_blocks) and shown at that block's field.
@@ -225,23 +228,17 @@ describe.skipIf(browserSkipReason !== null)('dashboard: bio page editor and medi
     ).toBe(200);
     await page.goto(`${server.url}/#/bio`);
     const avatar = page.locator('.bio-preview-col .pv-ini');
-    await expect(avatar.evaluate((el) => getComputedStyle(el).backgroundColor)).resolves.toBe(
-      'rgb(91, 75, 255)',
-    );
+    await expect(backgroundOf(avatar)).resolves.toBe('rgb(91, 75, 255)');
 
     await page.getByLabel('Accent', { exact: true }).fill('#ff0066');
-    await expect(avatar.evaluate((el) => getComputedStyle(el).backgroundColor)).resolves.toBe(
-      'rgb(255, 0, 102)',
-    );
+    await expect(backgroundOf(avatar)).resolves.toBe('rgb(255, 0, 102)');
     // The native picker mirrors the text field.
     await expect(page.getByLabel('Accent colour picker').inputValue()).resolves.toBe('#ff0066');
     await page.getByLabel('Background', { exact: true }).fill('not a colour');
     await page.getByText('Use a colour such as').waitFor();
     await page.getByLabel('Background', { exact: true }).fill('#101820');
     const screen = page.locator('.bio-preview-col .phone-screen');
-    await expect(screen.evaluate((el) => getComputedStyle(el).backgroundColor)).resolves.toBe(
-      'rgb(16, 24, 32)',
-    );
+    await expect(backgroundOf(screen)).resolves.toBe('rgb(16, 24, 32)');
 
     await page.getByRole('button', { name: 'Save theme' }).click();
     await page.getByText('Theme saved.').waitFor();
@@ -254,9 +251,7 @@ describe.skipIf(browserSkipReason !== null)('dashboard: bio page editor and medi
     await expect(page.getByRole('button', { name: 'Midnight' }).getAttribute('aria-pressed')).resolves.toBe(
       'true',
     );
-    await expect(screen.evaluate((el) => getComputedStyle(el).backgroundColor)).resolves.toBe(
-      'rgb(15, 14, 23)',
-    );
+    await expect(backgroundOf(screen)).resolves.toBe('rgb(15, 14, 23)');
     expect(errors).toEqual([]);
     await context.close();
   });
@@ -446,7 +441,7 @@ describe.skipIf(browserSkipReason !== null)('dashboard: bio page editor and medi
     await page.getByRole('switch', { name: 'Publish the media kit' }).waitFor();
     await shoot(page, 'kit-375');
     expect(await overflowing(page)).toEqual([]);
-    expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(375);
+    expect(await pageWidth(page)).toBeLessThanOrEqual(375);
     expect(errors).toEqual([]);
     await context.close();
   });
