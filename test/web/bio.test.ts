@@ -163,6 +163,13 @@ describe.skipIf(browserSkipReason !== null)('dashboard: bio page editor and medi
     await expect(focusedLabel(page)).resolves.toBe('Move Fresh drops down');
     await expect(page.getByRole('button', { name: 'Move Fresh drops up' }).isDisabled()).resolves.toBe(true);
 
+    // A block added by mistake goes again; the keyboard lands on the block before it.
+    await page.getByRole('button', { name: 'Text', exact: true }).click();
+    await page.locator('li.blk').nth(3).getByRole('textbox', { name: 'Text' }).fill('oops');
+    await page.getByRole('button', { name: 'Delete oops' }).click();
+    expect(await editorOrder(page)).toEqual(['Fresh drops', 'Listen on Spotify', 'Watch the video']);
+    await expect(focusedLabel(page)).resolves.toBe('Edit Watch the video');
+
     // An empty label is refused by the server (invalid_blocks) and shown at that block's field.
     await page.locator('li.blk').nth(2).getByLabel('Label').fill('');
     await page.getByRole('button', { name: 'Save blocks' }).click();

@@ -55,6 +55,7 @@ export function BioEditorPage(_props: { params: Record<string, string>; path: st
       initial={page}
       links={links.data?.links ?? []}
       linksLoading={links.loading && !links.data}
+      linksError={links.data ? undefined : links.error}
       onDeleted={() => bio.setData({ page: null })}
     />
   );
@@ -192,11 +193,13 @@ function BioEditor({
   initial,
   links,
   linksLoading,
+  linksError,
   onDeleted,
 }: {
   initial: BioPage;
   links: Link[];
   linksLoading: boolean;
+  linksError: string | undefined;
   onDeleted: () => void;
 }) {
   const session = useAuthed();
@@ -451,6 +454,7 @@ function BioEditor({
               </p>
             ) : null}
             {linksLoading ? <Loading label="Loading your links" /> : null}
+            {linksError ? <Banner>Your links could not be loaded: {linksError}</Banner> : null}
             <BlocksEditor
               blocks={blocks}
               onChange={setBlocks}

@@ -49,6 +49,7 @@ export function BlocksEditor({
   const [announcement, setAnnouncement] = useState('');
   const listRef = useRef<HTMLOListElement>(null);
   const pendingFocus = useRef<string | null>(null);
+  const addRef = useRef<HTMLFieldSetElement>(null);
 
   // After a keyboard move the DOM node moved too: put focus back on the button that was pressed.
   useEffect(() => {
@@ -57,7 +58,7 @@ export function BlocksEditor({
     pendingFocus.current = null;
     const target = listRef.current?.querySelector<HTMLButtonElement>(selector);
     if (target && !target.disabled) target.focus();
-    else {
+    else if (selector.startsWith('[data-move')) {
       const other = selector.endsWith('-up"]')
         ? selector.replace('-up"]', '-down"]')
         : selector.replace('-down"]', '-up"]');
@@ -83,8 +84,14 @@ export function BlocksEditor({
   };
 
   const remove = (block: Block) => {
+    const index = blocks.findIndex((b) => b.id === block.id);
+    const neighbour = blocks[index + 1] ?? blocks[index - 1];
     onChange(blocks.filter((b) => b.id !== block.id));
     setAnnouncement(`Removed ${blockName(block)}.`);
+    // Keep the keyboard where it was: on the next block's Edit button, else on the add buttons.
+    pendingFocus.current = neighbour ? `[data-edit="${neighbour.id}"]` : null;
+    if (!neighbour)
+      requestAnimationFrame(() => addRef.current?.querySelector<HTMLButtonElement>('button')?.focus());
   };
 
   const toggle = (id: string) =>
@@ -206,6 +213,7 @@ export function BlocksEditor({
                       className="blk-text-btn"
                       aria-expanded={isOpen}
                       aria-label={`Edit ${name}`}
+                      data-edit={block.id}
                       onClick={() => toggle(block.id)}
                     >
                       {isOpen ? 'Done' : 'Edit'}
@@ -239,7 +247,7 @@ export function BlocksEditor({
       <p className="sr-only" aria-live="polite">
         {announcement}
       </p>
-      <fieldset className="blk-add">
+      <fieldset className="blk-add" ref={addRef}>
         <legend>Add a block</legend>
         <div className="blk-add-row">
           {(['link', 'header', 'text', 'social'] as BlockKind[]).map((kind) => (
