@@ -104,7 +104,7 @@ export function bareUrl(url: string): string {
 /** "open.spotify.com/track/4uLU… (/single)": where it goes first, then its short address. */
 export function linkOptionLabel(link: Link): string {
   const to = bareUrl(link.destination).replace(/^www\./, '');
-  return `${to.length > 44 ? `${to.slice(0, 44)}…` : to}  (/${link.slug})`;
+  return `${to.length > 36 ? `${to.slice(0, 36)}…` : to}  (/${link.slug})`;
 }
 
 export function newBlock(kind: BlockKind, links: readonly Link[], blocks: readonly Block[]): Block {
