@@ -104,7 +104,22 @@ export const clickValues = (row: ClickRow): unknown[] => [
   row.tap_id,
 ];
 
-/** Adds a batch's increments: per-link rows to click_rollups, organization rows (link '') to org_rollups. */
+const byKey = (a: readonly unknown[], b: readonly unknown[], key: readonly number[]): number => {
+  for (const i of key) {
+    const [x, y] = [a[i] as string | number, b[i] as string | number];
+    if (x !== y) return x < y ? -1 : 1;
+  }
+  return 0;
+};
+const LINK_KEY = [1, 2, 3, 4];
+const ORG_KEY = [0, 2, 1, 3];
+
+/**
+ * Adds a batch's increments: per-link rows to click_rollups, organization rows (link '') to org_rollups.
+ * Each key comes once (Increments folds the batch) and in primary-key order: the upserts walk each index
+ * forwards, and two instances writing the same keys on PostgreSQL lock them in the same order, so their
+ * batches wait for each other instead of deadlocking.
+ */
 export async function writeIncrements(db: Kysely<AnalyticsDatabase> | Tx, dialect: Dialect, inc: Increments) {
   const links: unknown[][] = [];
   const orgs: unknown[][] = [];
@@ -112,6 +127,8 @@ export async function writeIncrements(db: Kysely<AnalyticsDatabase> | Tx, dialec
     if (row.link_id === '') orgs.push([row.org_id, row.day, row.dimension, row.value, row.count]);
     else links.push([row.org_id, row.link_id, row.day, row.dimension, row.value, row.count]);
   }
+  links.sort((a, b) => byKey(a, b, LINK_KEY));
+  orgs.sort((a, b) => byKey(a, b, ORG_KEY));
   await insertMany(db, dialect, ROLLUPS_TABLE, links);
   await insertMany(db, dialect, ORG_ROLLUPS_TABLE, orgs);
 }

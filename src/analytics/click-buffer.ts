@@ -33,6 +33,13 @@ export interface ClickBufferOptions {
   flushIntervalMs?: number;
   /** Rows per batch (one transaction each); reaching it also starts a flush before the tick. */
   maxRows?: number;
+  /**
+   * Rows per batch while a backlog of two batches or more waits (default 5,000; with only `maxRows` given,
+   * `maxRows`). A transaction's cost is mostly the index and rollup pages it dirties, one or two per link
+   * touched, and a bigger batch touches few more links: under a sustained load this is what lets the
+   * writer keep up instead of reaching `maxBuffered`.
+   */
+  backlogRows?: number;
   /** Memory bound while the store is failing: beyond it the oldest rows are dropped and counted. */
   maxBuffered?: number;
   logger: BufferLogger;
@@ -52,13 +59,17 @@ export interface ClickBufferStats {
 /**
  * Clicks leave the request path here: `record` only appends to an array, and a timer writes batches.
  * What a crash can lose is bounded: the rows of the last `flushIntervalMs` (or at most `maxRows` plus one
- * batch in flight), plus whatever piled up while the store was failing (at most `maxBuffered`). A clean
+ * batch in flight, `backlogRows` when behind), plus whatever piled up while the store was failing (at most `maxBuffered`). A clean
  * shutdown (`stop`) writes everything.
  */
 export function createClickBuffer(options: ClickBufferOptions) {
   const flushIntervalMs = options.flushIntervalMs ?? 500;
   const maxRows = options.maxRows ?? 1000;
-  const maxBuffered = Math.max(options.maxBuffered ?? 100_000, maxRows);
+  const backlogRows = Math.max(
+    options.backlogRows ?? (options.maxRows === undefined ? 5000 : maxRows),
+    maxRows,
+  );
+  const maxBuffered = Math.max(options.maxBuffered ?? 100_000, backlogRows);
   const { logger } = options;
   const write = options.write ?? createAnalyticsRepo(options.store).writeClicks;
   const id = options.id ?? timeOrderedId;
@@ -77,7 +88,7 @@ export function createClickBuffer(options: ClickBufferOptions) {
       // SQLite answers synchronously: without a macrotask between batches a backlog would hold the event
       // loop, and the redirects with it, until it is written.
       if (!first) await new Promise((resolve) => setImmediate(resolve));
-      const batch = pending.slice(0, maxRows);
+      const batch = pending.slice(0, pending.length >= 2 * maxRows ? backlogRows : maxRows);
       pending = pending.slice(batch.length);
       try {
         await write(batch, id);
