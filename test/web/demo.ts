@@ -70,14 +70,14 @@ export async function seedDemo(server: DashboardServer, fake?: FakeSocialProvide
     password,
   });
   const { apiKey } = await server.accounts.mintApiKey(orgId);
-  const v1 = async (method: string, path: string, body?: unknown) => {
+  const v1 = async <T = { id: string }>(method: string, path: string, body?: unknown): Promise<T> => {
     const response = await fetch(`${server.url}/v1${path}`, {
       method,
       headers: { authorization: `Bearer ${apiKey}`, 'content-type': 'application/json' },
       body: body === undefined ? undefined : JSON.stringify(body),
     });
     if (!response.ok) throw new Error(`${method} ${path}: ${response.status} ${await response.text()}`);
-    return response.json();
+    return (await response.json()) as T;
   };
 
   const music = await v1('POST', '/folders', { name: 'Music' });
@@ -103,7 +103,9 @@ export async function seedDemo(server: DashboardServer, fake?: FakeSocialProvide
       };
     }
     if (spec.slug === 'hoodie') extra.captureEmails = true;
-    links.push(await v1('POST', '/links', { url: spec.url, slug: spec.slug, tags: spec.tags, ...extra }));
+    links.push(
+      await v1<Link>('POST', '/links', { url: spec.url, slug: spec.slug, tags: spec.tags, ...extra }),
+    );
   }
 
   await seedTraffic(server, orgId, links);
@@ -140,14 +142,14 @@ export async function seedDemo(server: DashboardServer, fake?: FakeSocialProvide
     body: JSON.stringify({ email, password }),
   });
   const cookie = (login.headers.get('set-cookie') ?? '').split(';')[0] as string;
-  const api = async (method: string, path: string, body?: unknown) => {
+  const api: Api = async (method, path, body) => {
     const response = await fetch(`${server.url}/api${path}`, {
       method,
       headers: { cookie, ...(body === undefined ? {} : { 'content-type': 'application/json' }) },
       body: body === undefined ? undefined : JSON.stringify(body),
     });
     if (!response.ok) throw new Error(`${method} /api${path}: ${response.status} ${await response.text()}`);
-    return response.json();
+    return (await response.json()) as Awaited<ReturnType<Api>>;
   };
   await api('PUT', '/media-kit', {
     published: true,

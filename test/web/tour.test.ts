@@ -51,10 +51,19 @@ async function settle(page: Page): Promise<void> {
     .catch(() => {});
 }
 
+/** The whole page as one tall viewport, so sticky bars and the 100vh sidebar sit where a person sees them. */
+async function shoot(page: Page, file: string): Promise<void> {
+  const viewport = page.viewportSize() ?? { width: 1280, height: 860 };
+  const height = Number(await page.evaluate('document.documentElement.scrollHeight'));
+  await page.setViewportSize({ width: viewport.width, height: Math.max(height, viewport.height) });
+  await page.screenshot({ path: join(shots as string, file) });
+  await page.setViewportSize(viewport);
+}
+
 async function checkAndShoot(page: Page, name: string, width: number): Promise<void> {
-  const overflow = await page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth);
+  const overflow = Number(await page.evaluate('document.documentElement.scrollWidth - window.innerWidth'));
   expect(overflow, `${name} at ${width}px scrolls sideways`).toBeLessThanOrEqual(0);
-  if (shots) await page.screenshot({ path: join(shots, `dashboard-${name}-${width}.png`), fullPage: true });
+  if (shots) await shoot(page, `dashboard-${name}-${width}.png`);
 }
 
 describe.skipIf(browserSkipReason !== null)('dashboard tour: every page on a seeded workspace', () => {
@@ -116,6 +125,13 @@ describe.skipIf(browserSkipReason !== null)('dashboard tour: every page on a see
         const response = await page.goto(`${server.url}${path}`);
         expect(response?.status()).toBe(200);
         await checkAndShoot(page, name as string, width);
+      }
+      if (width === 1280) {
+        // The media kit's share card, as a brand sees it.
+        await page.setViewportSize({ width: 1200, height: 630 });
+        const card = await page.goto(`${server.url}/api/public/media-kit/${demo.handle}/card.svg`);
+        expect(card?.headers()['content-type']).toContain('image/svg+xml');
+        if (shots) await page.screenshot({ path: join(shots, 'card-1200.png') });
       }
       await context.close();
     });
