@@ -1,29 +1,12 @@
-import type { Browser } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import {
-  browserSkipReason,
-  type DashboardServer,
-  launchBrowser,
-  logIn,
-  openPage,
-  startDashboardServer,
-} from './harness.js';
+import { describe, expect, it } from 'vitest';
+import { browserSkipReason, logIn, openPage, useDashboard } from './harness.js';
 
 describe.skipIf(browserSkipReason !== null)('dashboard: landing, sign-up and log-in in Chromium', () => {
-  let server: DashboardServer;
-  let browser: Browser;
-  beforeAll(async () => {
-    server = await startDashboardServer();
-    browser = await launchBrowser();
-  });
-  afterAll(async () => {
-    await browser?.close();
-    await server?.close();
-  });
+  const dash = useDashboard();
 
   it('a logged-out visitor sees the landing page with sign-up and log-in', async () => {
-    const { page, errors, context } = await openPage(browser);
-    const response = await page.goto(`${server.url}/`);
+    const { page, errors, context } = await openPage(dash.browser);
+    const response = await page.goto(`${dash.server.url}/`);
     expect(response?.status()).toBe(200);
     expect(response?.headers()['content-security-policy']).toContain("script-src 'self'");
     await expect(page.getByRole('heading', { level: 1 }).textContent()).resolves.toContain('open the app');
@@ -34,8 +17,8 @@ describe.skipIf(browserSkipReason !== null)('dashboard: landing, sign-up and log
   });
 
   it('sign-up shows the server validation message at the field, then creates the workspace', async () => {
-    const { page, errors, context } = await openPage(browser);
-    await page.goto(`${server.url}/#/signup`);
+    const { page, errors, context } = await openPage(dash.browser);
+    await page.goto(`${dash.server.url}/#/signup`);
     await page.getByLabel('Workspace name').fill('Night Owl Studio');
     await page.getByLabel('Email').fill('owl@example.com');
     await page.getByLabel('Password').fill('short');
@@ -56,26 +39,26 @@ describe.skipIf(browserSkipReason !== null)('dashboard: landing, sign-up and log
   });
 
   it('a wrong password is one plain message; the right one logs in', async () => {
-    const who = await server.user('hero');
-    const { page, context } = await openPage(browser);
-    await page.goto(`${server.url}/#/login`);
+    const who = await dash.server.user('hero');
+    const { page, context } = await openPage(dash.browser);
+    await page.goto(`${dash.server.url}/#/login`);
     await page.getByLabel('Email').fill(who.email);
     await page.getByLabel('Password').fill('not the password');
     await page.getByRole('button', { name: 'Log in' }).click();
     await expect(page.getByRole('alert').textContent()).resolves.toContain('do not match');
-    await logIn(page, server.url, who);
+    await logIn(page, dash.server.url, who);
     await expect(page.locator('.tier').textContent()).resolves.toBe('Hero');
     await context.close();
   });
 
   it('serves hashed assets gzipped and immutable', async () => {
-    const html = await (await fetch(`${server.url}/`)).text();
+    const html = await (await fetch(`${dash.server.url}/`)).text();
     const script = /src="(\/assets\/[^"]+\.js)"/.exec(html)?.[1];
     expect(script).toBeDefined();
-    const response = await fetch(`${server.url}${script}`, { headers: { 'accept-encoding': 'gzip' } });
+    const response = await fetch(`${dash.server.url}${script}`, { headers: { 'accept-encoding': 'gzip' } });
     expect(response.status).toBe(200);
     expect(response.headers.get('content-encoding')).toBe('gzip');
     expect(response.headers.get('cache-control')).toContain('immutable');
-    expect((await fetch(`${server.url}/assets/nope.js`)).status).toBe(404);
+    expect((await fetch(`${dash.server.url}/assets/nope.js`)).status).toBe(404);
   });
 });

@@ -3,6 +3,7 @@ import { existsSync } from 'node:fs';
 import { createServer } from 'node:net';
 import pino from 'pino';
 import { type Browser, type BrowserContext, chromium, type Page } from 'playwright-core';
+import { afterAll, beforeAll } from 'vitest';
 import type { Tier } from '../../src/accounts/plans.js';
 import { createAccountRepo } from '../../src/accounts/repo.js';
 import { type AccountService, createAccountService } from '../../src/accounts/service.js';
@@ -133,4 +134,54 @@ export async function logIn(
   await page.getByLabel('Password').fill(who.password);
   await page.getByRole('button', { name: 'Log in' }).click();
   await page.getByRole('heading', { name: 'Links', level: 1 }).waitFor();
+}
+
+/**
+ * One server and one browser for a describe block, started before its tests and closed after:
+ * `const dash = useDashboard(); ... dash.server.user('hero'); openPage(dash.browser)`.
+ */
+export function useDashboard(env: Record<string, string> | (() => Promise<Record<string, string>>) = {}): {
+  readonly server: DashboardServer;
+  readonly browser: Browser;
+} {
+  let server: DashboardServer | undefined;
+  let browser: Browser | undefined;
+  beforeAll(async () => {
+    server = await startDashboardServer(typeof env === 'function' ? await env() : env);
+    browser = await launchBrowser();
+  }, 60_000);
+  afterAll(async () => {
+    await browser?.close();
+    await server?.close();
+  });
+  return {
+    get server() {
+      if (!server) throw new Error('useDashboard: the server is not started yet (use it inside a test)');
+      return server;
+    },
+    get browser() {
+      if (!browser) throw new Error('useDashboard: the browser is not started yet (use it inside a test)');
+      return browser;
+    },
+  };
+}
+
+/** A same-origin dashboard call from inside the page: the session cookie and the CSRF-safe content type. */
+export async function apiCall<T>(page: Page, method: string, path: string, body?: unknown): Promise<T> {
+  return page.evaluate(
+    async ({ method, path, body }) => {
+      const response = await fetch(`/api${path}`, {
+        method,
+        headers: body === undefined ? {} : { 'content-type': 'application/json' },
+        body: body === undefined ? undefined : JSON.stringify(body),
+      });
+      return response.json();
+    },
+    { method, path, body },
+  ) as Promise<T>;
+}
+
+/** True when the page does not scroll sideways (a phone layout that fits). */
+export async function fitsWidth(page: Page): Promise<boolean> {
+  return Boolean(await page.evaluate('document.documentElement.scrollWidth <= window.innerWidth'));
 }
