@@ -61,4 +61,18 @@ describe.skipIf(browserSkipReason !== null)('dashboard: landing, sign-up and log
     expect(response.headers.get('cache-control')).toContain('immutable');
     expect((await fetch(`${dash.server.url}/assets/nope.js`)).status).toBe(404);
   });
+
+  it('the initial JavaScript stays under 200 KB gzipped', async () => {
+    const html = await (await fetch(`${dash.server.url}/`)).text();
+    const scripts = [...html.matchAll(/(?:src|href)="(\/assets\/[^"]+\.js)"/g)].map((match) => match[1]);
+    expect(scripts.length).toBeGreaterThan(0);
+    let gzipped = 0;
+    for (const script of scripts) {
+      const response = await fetch(`${dash.server.url}${script}`, { headers: { 'accept-encoding': 'gzip' } });
+      // fetch decodes the body: count the bytes on the wire instead.
+      gzipped += Number(response.headers.get('content-length'));
+    }
+    expect(gzipped).toBeGreaterThan(10_000);
+    expect(gzipped).toBeLessThan(200 * 1024);
+  });
 });

@@ -60,9 +60,17 @@ async function shoot(page: Page, file: string): Promise<void> {
   await page.setViewportSize(viewport);
 }
 
+// Every visible form control and button has an accessible name (a label, aria-label or text).
+const UNNAMED_CONTROLS = `[...document.querySelectorAll('input, select, textarea, button')]
+  .filter((el) => el.type !== 'hidden' && el.offsetParent !== null)
+  .filter((el) => !(el.labels?.length || el.getAttribute('aria-label') || el.getAttribute('aria-labelledby')
+    || (el.tagName === 'BUTTON' && el.textContent.trim())))
+  .map((el) => el.outerHTML.slice(0, 120))`;
+
 async function checkAndShoot(page: Page, name: string, width: number): Promise<void> {
   const overflow = Number(await page.evaluate('document.documentElement.scrollWidth - window.innerWidth'));
   expect(overflow, `${name} at ${width}px scrolls sideways`).toBeLessThanOrEqual(0);
+  expect(await page.evaluate(UNNAMED_CONTROLS), `${name}: controls without a name`).toEqual([]);
   if (shots) await shoot(page, `dashboard-${name}-${width}.png`);
 }
 
