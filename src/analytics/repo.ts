@@ -1,4 +1,4 @@
-import { type Kysely, sql } from 'kysely';
+import type { Kysely } from 'kysely';
 import type { Store } from '../store/database.js';
 import { CLICKS_TABLE, clickValues, insertMany, writeIncrements } from './bulk-insert.js';
 import type { ClickInput } from './click-buffer.js';
@@ -37,8 +37,6 @@ export function createAnalyticsRepo(store: Store) {
   const db = store.db as unknown as Kysely<AnalyticsDatabase>;
 
   const reads = createRollupReads(db);
-  let tuned = store.dialect !== 'sqlite';
-
   return {
     ...reads,
 
@@ -47,14 +45,6 @@ export function createAnalyticsRepo(store: Store) {
       clicks: readonly ClickInput[],
       id: (at: number) => string = timeOrderedId,
     ): Promise<void> {
-      if (!tuned) {
-        // A batch dirties one or two index and rollup pages per link it touches; past SQLite's default
-        // 2 MB page cache they spill mid-transaction and are read back, and the bigger batches the buffer
-        // writes while behind would cost more per click instead of less. 64 MB is an upper bound, not an
-        // allocation. (Belongs in openStore; set here so the store module stays untouched.)
-        tuned = true;
-        await sql`pragma cache_size = -65536`.execute(db);
-      }
       const rows = clicks.map((click) => toRow(click, id(click.at)));
       const inc = new Increments();
       for (const row of rows) addClick(inc, row);

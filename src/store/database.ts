@@ -39,6 +39,10 @@ function openSqlite(path: string): Store {
   database.pragma('synchronous = FULL');
   database.pragma('busy_timeout = 5000');
   database.pragma('foreign_keys = ON');
+  // The click writer's batches dirty one or two index and rollup pages per link they touch; past the
+  // default 2 MB page cache those spill mid-transaction and are read back. 64 MB is a ceiling, not an
+  // allocation.
+  database.pragma('cache_size = -65536');
   const db = new Kysely<Database>({ dialect: new SqliteDialect({ database }) });
   return { db, dialect: 'sqlite', close: () => db.destroy() };
 }
