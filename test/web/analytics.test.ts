@@ -1,13 +1,13 @@
-import type { Browser, Page } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Page } from 'playwright-core';
+import { describe, expect, it } from 'vitest';
 import { UA } from '../helpers/user-agents.js';
 import {
   browserSkipReason,
-  type DashboardServer,
-  launchBrowser,
+  fitsWidth,
   logIn,
   openPage,
   startDashboardServer,
+  useDashboard,
 } from './harness.js';
 
 /**
@@ -22,7 +22,7 @@ async function shot(page: Page, name: string) {
   for (const width of [1280, 375]) {
     await page.setViewportSize({ width, height: width < 600 ? 812 : 860 });
     await page.screenshot({ path: `${shots}/${name}-${width}.png`, fullPage: true });
-    expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(width);
+    expect(await fitsWidth(page)).toBe(true);
   }
   await page.setViewportSize({ width: 1280, height: 860 });
 }
@@ -44,20 +44,11 @@ async function until<T>(read: () => Promise<T>, ok: (value: T) => boolean): Prom
 }
 
 describe.skipIf(browserSkipReason !== null)('dashboard: analytics pages with real taps', () => {
-  let server: DashboardServer;
-  let browser: Browser;
-  beforeAll(async () => {
-    server = await startDashboardServer();
-    browser = await launchBrowser();
-  });
-  afterAll(async () => {
-    await browser?.close();
-    await server?.close();
-  });
+  const dash = useDashboard();
 
   /** One human visit of the short link; for an in-app browser, the escape page's tap token. */
   async function visit(slug: string, userAgent: string, country: string): Promise<string | null> {
-    const response = await fetch(`${server.url}/${slug}`, {
+    const response = await fetch(`${dash.server.url}/${slug}`, {
       headers: { 'user-agent': userAgent, 'cf-ipcountry': country },
       redirect: 'manual',
     });
@@ -68,7 +59,7 @@ describe.skipIf(browserSkipReason !== null)('dashboard: analytics pages with rea
     return token ?? null;
   }
   async function report(token: string, outcome: 'opened' | 'browser' | 'broken') {
-    const response = await fetch(`${server.url}/api/public/tap`, {
+    const response = await fetch(`${dash.server.url}/api/public/tap`, {
       method: 'POST',
       headers: { 'content-type': 'application/json' },
       body: JSON.stringify({ token, outcome }),
@@ -77,11 +68,11 @@ describe.skipIf(browserSkipReason !== null)('dashboard: analytics pages with rea
   }
 
   it('shows the exact taps, app-open rate and outcome split to a hero; totals and the upgrade to a sidekick', async () => {
-    const who = await server.user('hero');
-    const { page, errors, context } = await openPage(browser);
-    await logIn(page, server.url, who);
+    const who = await dash.server.user('hero');
+    const { page, errors, context } = await openPage(dash.browser);
+    await logIn(page, dash.server.url, who);
     const create = async (url: string, tags: string[] = []) => {
-      const response = await page.request.post(`${server.url}/api/links`, { data: { url, tags } });
+      const response = await page.request.post(`${dash.server.url}/api/links`, { data: { url, tags } });
       expect(response.status()).toBe(201);
       return (await response.json()) as { id: string; slug: string; shortUrl: string };
     };
@@ -103,17 +94,17 @@ describe.skipIf(browserSkipReason !== null)('dashboard: analytics pages with rea
     expect(await visit(other.slug, UA.desktopChrome, 'US')).toBeNull();
 
     const stats = await until(
-      async () => (await page.request.get(`${server.url}/api/links/${video.id}/stats`)).json(),
+      async () => (await page.request.get(`${dash.server.url}/api/links/${video.id}/stats`)).json(),
       (value) => value.total === 5 && value.outcomes.opened === 2 && value.outcomes.browser === 1,
     );
     expect(stats).toMatchObject({ total: 5, outcomes: { opened: 2, browser: 1, broken: 0 } });
     await until(
-      async () => (await page.request.get(`${server.url}/api/analytics`)).json(),
+      async () => (await page.request.get(`${dash.server.url}/api/analytics`)).json(),
       (value) => value.total === 6,
     );
 
     // The link's own page.
-    await page.goto(`${server.url}/#/links/${video.id}/analytics`);
+    await page.goto(`${dash.server.url}/#/links/${video.id}/analytics`);
     await page.getByRole('heading', { name: 'Link analytics', level: 1 }).waitFor();
     await expect(page.locator('.link-summary').textContent()).resolves.toContain(
       'youtube.com/watch?v=dQw4w9WgXcQ',
@@ -146,7 +137,7 @@ describe.skipIf(browserSkipReason !== null)('dashboard: analytics pages with rea
     await shot(page, 'link-analytics-hero');
 
     // The organization-wide page.
-    await page.goto(`${server.url}/#/analytics`);
+    await page.goto(`${dash.server.url}/#/analytics`);
     await page.getByRole('heading', { name: 'Analytics', level: 1 }).waitFor();
     await page.locator('.stat').first().waitFor();
     expect(await stat(page, 'Taps')).toBe('6');
@@ -164,7 +155,7 @@ describe.skipIf(browserSkipReason !== null)('dashboard: analytics pages with rea
     // Export CSV: the dashboard twin answers the same rows, with the cookie only.
     const exportHref = await page.getByRole('link', { name: 'Export CSV' }).getAttribute('href');
     expect(exportHref).toMatch(/^\/api\/analytics\/export\?days=30/);
-    const csv = await page.request.get(`${server.url}${exportHref}`);
+    const csv = await page.request.get(`${dash.server.url}${exportHref}`);
     expect(csv.status()).toBe(200);
     expect((await csv.text()).trimEnd().split('\r\n')).toHaveLength(7);
     await shot(page, 'analytics-hero');
@@ -190,7 +181,7 @@ describe.skipIf(browserSkipReason !== null)('dashboard: analytics pages with rea
     ).toBe('6');
 
     // Sidekick: the same totals, the upgrade notice instead of the split, no export.
-    await server.accounts.setTier(who.orgId, 'sidekick');
+    await dash.server.accounts.setTier(who.orgId, 'sidekick');
     await page.reload();
     await page.getByRole('heading', { name: 'Analytics', level: 1 }).waitFor();
     await page.locator('.stat').first().waitFor();
@@ -202,7 +193,7 @@ describe.skipIf(browserSkipReason !== null)('dashboard: analytics pages with rea
     await expect(page.locator('.outcome-legend').count()).resolves.toBe(0);
     await expect(page.getByRole('link', { name: 'Export CSV' }).count()).resolves.toBe(0);
     await shot(page, 'analytics-sidekick');
-    await page.goto(`${server.url}/#/links/${video.id}/analytics`);
+    await page.goto(`${dash.server.url}/#/links/${video.id}/analytics`);
     await page.getByRole('heading', { name: 'Link analytics', level: 1 }).waitFor();
     await page.locator('.stat').first().waitFor();
     expect(await stat(page, 'Taps')).toBe('5');
@@ -216,10 +207,10 @@ describe.skipIf(browserSkipReason !== null)('dashboard: analytics pages with rea
   });
 
   it('a link without outcomes shows a dash and the reason, never 0%', async () => {
-    const who = await server.user('legend');
-    const { page, errors, context } = await openPage(browser);
-    await logIn(page, server.url, who);
-    const response = await page.request.post(`${server.url}/api/links`, {
+    const who = await dash.server.user('legend');
+    const { page, errors, context } = await openPage(dash.browser);
+    await logIn(page, dash.server.url, who);
+    const response = await page.request.post(`${dash.server.url}/api/links`, {
       data: {
         url: 'https://example.com/a',
         ab: [
@@ -232,10 +223,10 @@ describe.skipIf(browserSkipReason !== null)('dashboard: analytics pages with rea
     const link = await response.json();
     expect(await visit(link.slug, UA.desktopChrome, 'US')).toBeNull();
     await until(
-      async () => (await page.request.get(`${server.url}/api/links/${link.id}/stats`)).json(),
+      async () => (await page.request.get(`${dash.server.url}/api/links/${link.id}/stats`)).json(),
       (value) => value.total === 1,
     );
-    await page.goto(`${server.url}/#/links/${link.id}/analytics`);
+    await page.goto(`${dash.server.url}/#/links/${link.id}/analytics`);
     await page.locator('.stat').first().waitFor();
     expect(await stat(page, 'Taps')).toBe('1');
     expect(await stat(page, 'App-open rate')).toBe('—');
@@ -259,7 +250,7 @@ describe.skipIf(browserSkipReason !== null)('dashboard: analytics pages with rea
     const off = await startDashboardServer({ ANALYTICS: 'off' });
     try {
       const who = await off.user('hero');
-      const { page, errors, context } = await openPage(browser);
+      const { page, errors, context } = await openPage(dash.browser);
       await logIn(page, off.url, who);
       await page.goto(`${off.url}/#/analytics`);
       await expect(

@@ -1,14 +1,7 @@
-import type { Browser, Page } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Page } from 'playwright-core';
+import { describe, expect, it } from 'vitest';
 import { UA } from '../helpers/user-agents.js';
-import {
-  browserSkipReason,
-  type DashboardServer,
-  launchBrowser,
-  logIn,
-  openPage,
-  startDashboardServer,
-} from './harness.js';
+import { apiCall, browserSkipReason, fitsWidth, logIn, openPage, useDashboard } from './harness.js';
 
 interface ApiLink {
   id: string;
@@ -21,41 +14,15 @@ interface ApiLink {
   ab: { u: string; w: number }[] | null;
 }
 
-/** A same-origin dashboard call from inside the page (the session cookie, the CSRF-safe content type). */
-async function apiCall<T>(page: Page, method: string, path: string, body?: unknown): Promise<T> {
-  return page.evaluate(
-    async ({ method, path, body }) => {
-      const response = await fetch(`/api${path}`, {
-        method,
-        headers: body === undefined ? {} : { 'content-type': 'application/json' },
-        body: body === undefined ? undefined : JSON.stringify(body),
-      });
-      return response.json();
-    },
-    { method, path, body },
-  ) as Promise<T>;
-}
-
 const linkIdOf = (page: Page) => /#\/links\/([0-9a-f-]{36})/.exec(page.url())?.[1] ?? '';
-const noHorizontalScroll = (page: Page) =>
-  page.evaluate(() => document.documentElement.scrollWidth <= window.innerWidth);
 
 describe.skipIf(browserSkipReason !== null)('dashboard: the links pages in Chromium', () => {
-  let server: DashboardServer;
-  let browser: Browser;
-  beforeAll(async () => {
-    server = await startDashboardServer();
-    browser = await launchBrowser();
-  });
-  afterAll(async () => {
-    await browser?.close();
-    await server?.close();
-  });
+  const dash = useDashboard();
 
   it('a hero creates a link with UTM and routing, finds it, edits it, archives it, and it still redirects', async () => {
-    const who = await server.user('hero');
-    const { page, errors, context } = await openPage(browser);
-    await logIn(page, server.url, who);
+    const who = await dash.server.user('hero');
+    const { page, errors, context } = await openPage(dash.browser);
+    await logIn(page, dash.server.url, who);
 
     // An empty workspace invites the first link, and shows the plan cap.
     await page.getByRole('heading', { name: 'Create your first smart link' }).waitFor();
@@ -178,10 +145,10 @@ describe.skipIf(browserSkipReason !== null)('dashboard: the links pages in Chrom
   });
 
   it('shows an A/B variant’s validation message at that variant, and creates nothing', async () => {
-    const who = await server.user('hero');
-    const { page, errors, context } = await openPage(browser);
-    await logIn(page, server.url, who);
-    await page.goto(`${server.url}/#/links/new`);
+    const who = await dash.server.user('hero');
+    const { page, errors, context } = await openPage(dash.browser);
+    await logIn(page, dash.server.url, who);
+    await page.goto(`${dash.server.url}/#/links/new`);
     await page.getByLabel('Destination URL').fill('https://example.com/ab');
     await page.getByText('A/B test', { exact: true }).click();
     await page.getByRole('button', { name: 'Start an A/B test' }).click();
@@ -217,11 +184,11 @@ describe.skipIf(browserSkipReason !== null)('dashboard: the links pages in Chrom
   });
 
   it('a folder and a pixel are created inline, saved on the link, and the list filters by folder and tag', async () => {
-    const who = await server.user('hero');
-    const { page, errors, context } = await openPage(browser);
-    await logIn(page, server.url, who);
+    const who = await dash.server.user('hero');
+    const { page, errors, context } = await openPage(dash.browser);
+    await logIn(page, dash.server.url, who);
     await apiCall(page, 'POST', '/links', { url: 'https://example.com/elsewhere', tags: ['merch'] });
-    await page.goto(`${server.url}/#/links/new`);
+    await page.goto(`${dash.server.url}/#/links/new`);
     await page.getByLabel('Destination URL').fill('https://shop.example.com/hoodie');
     await page.getByLabel('Tags').fill('merch');
     await page.getByRole('button', { name: 'New folder' }).click();
@@ -266,9 +233,9 @@ describe.skipIf(browserSkipReason !== null)('dashboard: the links pages in Chrom
   });
 
   it('a sidekick sees upgrade notices instead of the A/B controls, and no folder filter', async () => {
-    const who = await server.user('sidekick');
-    const { page, errors, context } = await openPage(browser);
-    await logIn(page, server.url, who);
+    const who = await dash.server.user('sidekick');
+    const { page, errors, context } = await openPage(dash.browser);
+    await logIn(page, dash.server.url, who);
     await expect(page.locator('.lk-cap-line').textContent()).resolves.toBe('0 of 25 live links on Sidekick');
     await expect(page.getByLabel('Folder').count()).resolves.toBe(0);
     await page.getByRole('link', { name: 'New link' }).click();
@@ -295,13 +262,13 @@ describe.skipIf(browserSkipReason !== null)('dashboard: the links pages in Chrom
   });
 
   it('after a downgrade, an over-cap link is read-only: explained, the form disabled, and it can be archived', async () => {
-    const who = await server.user('hero');
-    const { page, errors, context } = await openPage(browser);
-    await logIn(page, server.url, who);
+    const who = await dash.server.user('hero');
+    const { page, errors, context } = await openPage(dash.browser);
+    await logIn(page, dash.server.url, who);
     for (let i = 0; i < 26; i++) {
       await apiCall(page, 'POST', '/links', { url: `https://example.com/post-${i}` });
     }
-    await server.accounts.setTier(who.orgId, 'sidekick');
+    await dash.server.accounts.setTier(who.orgId, 'sidekick');
     await page.reload();
     await page.getByRole('heading', { name: 'Links', level: 1 }).waitFor();
     await expect(page.locator('.lk-cap-line').textContent()).resolves.toContain(
@@ -330,10 +297,10 @@ describe.skipIf(browserSkipReason !== null)('dashboard: the links pages in Chrom
   });
 
   it('at 375 px a link is created and listed without horizontal page scroll', async () => {
-    const who = await server.user('hero');
-    const { page, errors, context } = await openPage(browser, 375);
-    await logIn(page, server.url, who);
-    expect(await noHorizontalScroll(page)).toBe(true);
+    const who = await dash.server.user('hero');
+    const { page, errors, context } = await openPage(dash.browser, 375);
+    await logIn(page, dash.server.url, who);
+    expect(await fitsWidth(page)).toBe(true);
     await page.getByRole('link', { name: 'New link' }).click();
     await page.getByRole('heading', { name: 'New link', level: 1 }).waitFor();
     await page
@@ -345,11 +312,11 @@ describe.skipIf(browserSkipReason !== null)('dashboard: the links pages in Chrom
     await page.getByRole('button', { name: 'Schedule a destination' }).click();
     await page.getByLabel('Starts, entry 1').fill('2030-01-01T09:00');
     await page.getByLabel('URL (https), entry 1').fill('https://example.com/later');
-    expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(375);
+    expect(await fitsWidth(page)).toBe(true);
     await page.getByRole('button', { name: 'Create link' }).click();
     await page.getByRole('heading', { name: 'Edit link', level: 1 }).waitFor();
     await page.locator('.lk-qr-preview img').waitFor();
-    expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(375);
+    expect(await fitsWidth(page)).toBe(true);
     const link = await apiCall<ApiLink & { sched: { from: number; url: string }[] }>(
       page,
       'GET',
@@ -360,7 +327,7 @@ describe.skipIf(browserSkipReason !== null)('dashboard: the links pages in Chrom
     expect(link.sched).toEqual([{ from: expected, url: 'https://example.com/later' }]);
     await page.getByRole('link', { name: 'Back to links' }).click();
     await page.locator('.lk-links-table tbody tr').first().waitFor();
-    expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(375);
+    expect(await fitsWidth(page)).toBe(true);
     expect(errors).toEqual([]);
     await context.close();
   });
