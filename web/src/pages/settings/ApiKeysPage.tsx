@@ -1,22 +1,22 @@
 import { useState } from 'react';
-import { del, messageOf, post } from '../../api/client';
+import { del, post } from '../../api/client';
 import type { ApiKey } from '../../api/types';
+import { ConfirmDialog, useWrite } from '../../components/confirm';
 import { UpgradeNotice } from '../../components/gate';
 import {
   Badge,
   Banner,
   Button,
   Card,
-  CopyButton,
   EmptyState,
   formatDate,
   formatDateTime,
   Loading,
-  Modal,
   PageHeader,
 } from '../../components/ui';
 import { useAuthed } from '../../session';
 import { useApi } from '../../use-api';
+import { OnceSecret } from './OnceSecret';
 import './settings.css';
 
 interface MintedKey {
@@ -25,54 +25,38 @@ interface MintedKey {
   note: string;
 }
 
+/** Live keys first, then newest first. */
+function byStatusThenAge(a: ApiKey, b: ApiKey): number {
+  return (
+    Number(a.revokedAt !== null) - Number(b.revokedAt !== null) || b.createdAt.localeCompare(a.createdAt)
+  );
+}
+
 export function ApiKeysPage(_props: { params: Record<string, string>; path: string }) {
   const session = useAuthed();
   const allowed = session.features.api;
   const keys = useApi<{ keys: ApiKey[] }>('/keys');
   const [minted, setMinted] = useState<MintedKey | null>(null);
-  const [creating, setCreating] = useState(false);
-  const [error, setError] = useState<string>();
   const [notice, setNotice] = useState<string>();
   const [revoking, setRevoking] = useState<ApiKey | null>(null);
-  const [busyRevoke, setBusyRevoke] = useState(false);
-  const [revokeError, setRevokeError] = useState<string>();
+  const creating = useWrite();
 
-  const list = [...(keys.data?.keys ?? [])].sort(
-    (a, b) =>
-      Number(a.revokedAt !== null) - Number(b.revokedAt !== null) || b.createdAt.localeCompare(a.createdAt),
-  );
-  const base = window.location.origin;
+  const list = [...(keys.data?.keys ?? [])].sort(byStatusThenAge);
 
-  async function create() {
-    setCreating(true);
-    setError(undefined);
-    setNotice(undefined);
-    try {
-      const key = await post<MintedKey>('/keys');
-      setMinted(key);
+  const create = () =>
+    void creating.run(async () => {
+      setNotice(undefined);
+      setMinted(await post<MintedKey>('/keys'));
       await keys.reload();
-    } catch (err) {
-      setError(messageOf(err));
-    } finally {
-      setCreating(false);
-    }
-  }
+    });
 
-  async function revoke(key: ApiKey) {
-    setBusyRevoke(true);
-    setRevokeError(undefined);
-    try {
-      await del(`/keys/${encodeURIComponent(key.id)}`);
-      setRevoking(null);
-      if (minted?.id === key.id) setMinted(null);
-      setNotice(`Key ${key.prefix}… is revoked. Requests that use it now get 401.`);
-      await keys.reload();
-    } catch (err) {
-      setRevokeError(messageOf(err));
-    } finally {
-      setBusyRevoke(false);
-    }
-  }
+  const revoke = async (key: ApiKey) => {
+    await del(`/keys/${encodeURIComponent(key.id)}`);
+    // A revoked key must not stay on screen as if it were usable.
+    if (minted?.id === key.id) setMinted(null);
+    await keys.reload();
+    setNotice(`Key ${key.prefix}… is revoked. Requests that use it now get 401.`);
+  };
 
   return (
     <div className="settings-page">
@@ -81,32 +65,30 @@ export function ApiKeysPage(_props: { params: Record<string, string>; path: stri
         subtitle="Keys let your scripts and tools use the linkhop API on behalf of this workspace."
         actions={
           allowed ? (
-            <Button variant="primary" busy={creating} onClick={() => void create()}>
+            <Button variant="primary" busy={creating.busy} onClick={create}>
               Create key
             </Button>
           ) : null
         }
       />
       {allowed ? null : <UpgradeNotice feature="api" />}
-      {error ? <Banner>{error}</Banner> : null}
+      {creating.error ? <Banner>{creating.error}</Banner> : null}
       {notice ? <Banner kind="success">{notice}</Banner> : null}
 
       {minted ? (
-        <Card title="Your new API key" className="once">
-          <Banner kind="warning">
-            <strong>Copy this key now: it will not be shown again.</strong> linkhop keeps only a hash of it.
-            If you lose it, revoke it and create another.
-          </Banner>
-          <div className="secret-box" data-testid="new-key">
-            <code>{minted.apiKey}</code>
-            <CopyButton text={minted.apiKey} label="Copy key" />
-          </div>
-          <div className="form-actions">
-            <Button variant="secondary" onClick={() => setMinted(null)}>
-              I have saved it
-            </Button>
-          </div>
-        </Card>
+        <OnceSecret
+          title="Your new API key"
+          warning={
+            <>
+              <strong>Copy this key now: it will not be shown again.</strong> linkhop keeps only a hash of it.
+              If you lose it, revoke it and create another.
+            </>
+          }
+          secret={minted.apiKey}
+          testId="new-key"
+          copyLabel="Copy key"
+          onDone={() => setMinted(null)}
+        />
       ) : null}
 
       <Card
@@ -125,94 +107,106 @@ export function ApiKeysPage(_props: { params: Record<string, string>; path: stri
             </p>
           </EmptyState>
         ) : (
-          <div className="table-wrap">
-            <table>
-              <thead>
-                <tr>
-                  <th scope="col">Key</th>
-                  <th scope="col">Created</th>
-                  <th scope="col">Status</th>
-                  <th scope="col">
-                    <span className="sr-only">Actions</span>
-                  </th>
-                </tr>
-              </thead>
-              <tbody>
-                {list.map((key) => (
-                  <tr key={key.id}>
-                    <td>
-                      <code>{key.prefix}…</code>{' '}
-                      {minted?.id === key.id ? <Badge tone="brand">New</Badge> : null}
-                    </td>
-                    <td>{formatDateTime(key.createdAt)}</td>
-                    <td className="key-status">
-                      {key.revokedAt ? (
-                        <Badge tone="bad">Revoked {formatDate(key.revokedAt)}</Badge>
-                      ) : (
-                        <Badge tone="good">Active</Badge>
-                      )}
-                    </td>
-                    <td>
-                      <div className="row-actions">
-                        {key.revokedAt ? null : (
-                          <Button
-                            variant="danger"
-                            className="btn-small"
-                            aria-label={`Revoke key ${key.prefix}`}
-                            onClick={() => {
-                              setRevokeError(undefined);
-                              setRevoking(key);
-                            }}
-                          >
-                            Revoke
-                          </Button>
-                        )}
-                      </div>
-                    </td>
-                  </tr>
-                ))}
-              </tbody>
-            </table>
-          </div>
+          <KeysTable keys={list} newId={minted?.id} onRevoke={setRevoking} />
         )}
       </Card>
 
-      <Card title="Using a key">
-        <p>
-          Send the key as a bearer token on every <code>/v1</code> request. This call checks it and answers
-          your workspace’s plan:
-        </p>
-        <pre className="code-block">
-          <code>{`curl -H "Authorization: Bearer svc_…" ${base}/v1/me`}</code>
-        </pre>
-        <p className="muted">
-          Up to 120 requests per minute per key. Every endpoint, with request and response shapes, is in the{' '}
-          <a href="/docs" target="_blank" rel="noreferrer">
-            API reference
-          </a>
-          .
-        </p>
-      </Card>
+      <UsingAKey />
 
-      <Modal open={revoking !== null} title="Revoke this key?" onClose={() => setRevoking(null)}>
-        {revoking ? (
-          <>
-            <p>
-              Key <code>{revoking.prefix}…</code> stops working on the very next request: anything still using
-              it gets <strong>401 Unauthorized</strong>. This cannot be undone.
-            </p>
-            {revokeError ? <Banner>{revokeError}</Banner> : null}
-            <div className="form-actions">
-              <Button variant="danger" busy={busyRevoke} onClick={() => void revoke(revoking)}>
-                Revoke key
-              </Button>
-              <Button variant="secondary" onClick={() => setRevoking(null)}>
-                Cancel
-              </Button>
-            </div>
-          </>
-        ) : null}
-      </Modal>
+      <ConfirmDialog
+        open={revoking !== null}
+        title="Revoke this key?"
+        confirmLabel="Revoke key"
+        onClose={() => setRevoking(null)}
+        onConfirm={async () => {
+          if (revoking) await revoke(revoking);
+        }}
+      >
+        <p>
+          Key <code>{revoking?.prefix}…</code> stops working on the very next request: anything still using it
+          gets <strong>401 Unauthorized</strong>. This cannot be undone.
+        </p>
+      </ConfirmDialog>
     </div>
+  );
+}
+
+function KeysTable({
+  keys,
+  newId,
+  onRevoke,
+}: {
+  keys: ApiKey[];
+  /** The key minted on this visit, marked New. */
+  newId: string | undefined;
+  onRevoke: (key: ApiKey) => void;
+}) {
+  return (
+    <div className="table-wrap">
+      <table>
+        <thead>
+          <tr>
+            <th scope="col">Key</th>
+            <th scope="col">Created</th>
+            <th scope="col">Status</th>
+            <th scope="col">
+              <span className="sr-only">Actions</span>
+            </th>
+          </tr>
+        </thead>
+        <tbody>
+          {keys.map((key) => (
+            <tr key={key.id}>
+              <td>
+                <code>{key.prefix}…</code> {newId === key.id ? <Badge tone="brand">New</Badge> : null}
+              </td>
+              <td>{formatDateTime(key.createdAt)}</td>
+              <td className="key-status">
+                {key.revokedAt ? (
+                  <Badge tone="bad">Revoked {formatDate(key.revokedAt)}</Badge>
+                ) : (
+                  <Badge tone="good">Active</Badge>
+                )}
+              </td>
+              <td>
+                <div className="row-actions">
+                  {key.revokedAt ? null : (
+                    <Button
+                      variant="danger"
+                      className="btn-small"
+                      aria-label={`Revoke key ${key.prefix}`}
+                      onClick={() => onRevoke(key)}
+                    >
+                      Revoke
+                    </Button>
+                  )}
+                </div>
+              </td>
+            </tr>
+          ))}
+        </tbody>
+      </table>
+    </div>
+  );
+}
+
+function UsingAKey() {
+  return (
+    <Card title="Using a key">
+      <p>
+        Send the key as a bearer token on every <code>/v1</code> request. This call checks it and answers your
+        workspace’s plan:
+      </p>
+      <pre className="code-block">
+        <code>{`curl -H "Authorization: Bearer svc_…" ${window.location.origin}/v1/me`}</code>
+      </pre>
+      <p className="muted">
+        Up to 120 requests per minute per key. Every endpoint, with request and response shapes, is in the{' '}
+        <a href="/docs" target="_blank" rel="noreferrer">
+          API reference
+        </a>
+        .
+      </p>
+    </Card>
   );
 }

@@ -23,6 +23,9 @@ export function SettingsPage(_props: { params: Record<string, string>; path: str
   const share = used === undefined ? 0 : Math.min(1, used / cap);
   const yours = BY_TIER.filter((feature) => session.features[feature]);
   const command = `linkhop org set-tier ${session.org.id} ${next ?? 'legend'}`;
+  // Every cell of a plan's column carries its marks, so the whole column of the current and next plan shows.
+  const column = (t: Tier, extra = '') =>
+    `tier-col${extra}${t === tier ? ' current' : ''}${t === next ? ' next' : ''}`;
 
   return (
     <div className="settings-page">
@@ -101,11 +104,7 @@ export function SettingsPage(_props: { params: Record<string, string>; path: str
               <tr>
                 <th scope="col">Feature</th>
                 {TIERS.map((t) => (
-                  <th
-                    scope="col"
-                    key={t}
-                    className={`tier-col${t === tier ? ' current' : ''}${t === next ? ' next' : ''}`}
-                  >
+                  <th scope="col" key={t} className={column(t)}>
                     {TIER_NAMES[t]}
                     {t === tier ? <span className="col-tag">Your plan</span> : null}
                     {t === next ? <span className="col-tag">Next</span> : null}
@@ -117,10 +116,7 @@ export function SettingsPage(_props: { params: Record<string, string>; path: str
               <tr className={next ? 'unlock' : undefined}>
                 <th scope="row">Live links</th>
                 {TIERS.map((t) => (
-                  <td
-                    key={t}
-                    className={`tier-col num${t === tier ? ' current' : ''}${t === next ? ' next' : ''}`}
-                  >
+                  <td key={t} className={column(t, ' num')}>
                     {formatNumber(LINK_CAPS[t])}
                   </td>
                 ))}
@@ -136,10 +132,7 @@ export function SettingsPage(_props: { params: Record<string, string>; path: str
                     {TIERS.map((t) => {
                       const has = TIERS.indexOf(t) >= TIERS.indexOf(tierFor(feature));
                       return (
-                        <td
-                          key={t}
-                          className={`tier-col${t === tier ? ' current' : ''}${t === next ? ' next' : ''}`}
-                        >
+                        <td key={t} className={column(t)}>
                           {has ? (
                             <span className="yes">
                               <span aria-hidden="true">✓</span>

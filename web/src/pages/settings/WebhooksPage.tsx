@@ -1,46 +1,26 @@
-import { type FormEvent, useState } from 'react';
-import { ApiError, del, messageOf, patch, post } from '../../api/client';
+import { useState } from 'react';
+import { del, patch } from '../../api/client';
 import type { CreatedWebhook, Webhook } from '../../api/types';
+import { ConfirmDialog, useWrite } from '../../components/confirm';
 import { UpgradeNotice } from '../../components/gate';
 import {
   Badge,
   Banner,
   Button,
   Card,
-  CopyButton,
   EmptyState,
   formatDateTime,
   Loading,
-  Modal,
   PageHeader,
-  TextField,
 } from '../../components/ui';
 import { useAuthed } from '../../session';
 import { useApi } from '../../use-api';
+import { OnceSecret } from './OnceSecret';
+import { WebhookForm } from './WebhookForm';
 import './settings.css';
 
-/** The server's list (src/webhooks/schema.ts), copied: importing that module would bundle Zod. */
-const WEBHOOK_EVENTS = [
-  'link.created',
-  'link.updated',
-  'link.archived',
-  'app.opened',
-  'app.browser',
-  'app.broken',
-  'contact.captured',
-] as const;
+/** The server's cap (src/webhooks), shown before the form so nobody fills it in for a refusal. */
 const MAX_WEBHOOKS_PER_ORG = 5;
-type EventName = (typeof WEBHOOK_EVENTS)[number];
-
-const EVENT_HELP: Record<EventName, string> = {
-  'link.created': 'A link is created (dashboard, app or API)',
-  'link.updated': 'A link is edited',
-  'link.archived': 'A link is archived',
-  'app.opened': 'A tap opened the native app',
-  'app.browser': 'A tap stayed in the browser',
-  'app.broken': 'A hand-off to the app failed',
-  'contact.captured': 'A new email arrives through the fallback page',
-};
 
 const VERIFY = `import { createHmac, timingSafeEqual } from 'node:crypto';
 
@@ -56,84 +36,30 @@ export function WebhooksPage(_props: { params: Record<string, string>; path: str
   const allowed = session.features.webhooks;
   const hooks = useApi<{ webhooks: Webhook[] }>('/webhooks');
   const list = hooks.data?.webhooks ?? [];
-  const full = list.length >= MAX_WEBHOOKS_PER_ORG;
-
-  const [url, setUrl] = useState('');
-  const [events, setEvents] = useState<EventName[]>([]);
-  const [fieldErrors, setFieldErrors] = useState<Record<string, string>>({});
-  const [formError, setFormError] = useState<string>();
-  const [creating, setCreating] = useState(false);
   const [created, setCreated] = useState<CreatedWebhook | null>(null);
   const [notice, setNotice] = useState<string>();
-  const [rowError, setRowError] = useState<string>();
-  const [busyId, setBusyId] = useState<string | null>(null);
   const [deleting, setDeleting] = useState<Webhook | null>(null);
+  const toggle = useWrite();
+  const [togglingId, setTogglingId] = useState<string | null>(null);
 
-  async function create(event: FormEvent) {
-    event.preventDefault();
-    setFieldErrors({});
-    setFormError(undefined);
+  const setActive = async (hook: Webhook, active: boolean) => {
+    setTogglingId(hook.id);
     setNotice(undefined);
-    setCreating(true);
-    try {
-      const hook = await post<CreatedWebhook>('/webhooks', { url: url.trim(), events });
-      setCreated(hook);
-      setUrl('');
-      setEvents([]);
-      await hooks.reload();
-    } catch (err) {
-      if (err instanceof ApiError) {
-        const fields = err.fieldErrors();
-        if (err.code === 'invalid_webhook_url') fields.url ??= err.message;
-        const known = Object.keys(fields).filter((key) => key === 'url' || key.startsWith('events'));
-        if (known.length > 0) {
-          setFieldErrors({
-            ...(fields.url ? { url: fields.url } : {}),
-            ...(known.some((key) => key.startsWith('events'))
-              ? { events: fields[known.find((key) => key.startsWith('events')) ?? 'events'] ?? '' }
-              : {}),
-          });
-        } else setFormError(err.message);
-      } else setFormError(messageOf(err));
-    } finally {
-      setCreating(false);
-    }
-  }
-
-  async function setActive(hook: Webhook, active: boolean) {
-    setBusyId(hook.id);
-    setRowError(undefined);
-    setNotice(undefined);
-    try {
+    await toggle.run(async () => {
       const updated = await patch<Webhook>(`/webhooks/${encodeURIComponent(hook.id)}`, { active });
       hooks.setData({ webhooks: list.map((item) => (item.id === hook.id ? updated : item)) });
       setNotice(active ? 'Deliveries resumed.' : 'Paused: no deliveries are sent until you resume it.');
-    } catch (err) {
-      setRowError(messageOf(err));
-    } finally {
-      setBusyId(null);
-    }
-  }
+    });
+    setTogglingId(null);
+  };
 
-  async function remove(hook: Webhook) {
-    setBusyId(hook.id);
-    setRowError(undefined);
-    try {
-      await del(`/webhooks/${encodeURIComponent(hook.id)}`);
-      setDeleting(null);
-      if (created?.id === hook.id) setCreated(null);
-      setNotice('Webhook deleted.');
-      await hooks.reload();
-    } catch (err) {
-      setRowError(messageOf(err));
-      setDeleting(null);
-    } finally {
-      setBusyId(null);
-    }
-  }
-
-  const toggle = (name: EventName, on: boolean) =>
-    setEvents((current) => (on ? [...current, name] : current.filter((item) => item !== name)));
+  const remove = async (hook: Webhook) => {
+    await del(`/webhooks/${encodeURIComponent(hook.id)}`);
+    // The secret belongs to the endpoint: once it is gone, so is the card showing it.
+    if (created?.id === hook.id) setCreated(null);
+    setNotice('Webhook deleted.');
+    await hooks.reload();
+  };
 
   return (
     <div className="settings-page">
@@ -143,18 +69,22 @@ export function WebhooksPage(_props: { params: Record<string, string>; path: str
       />
       {allowed ? null : <UpgradeNotice feature="webhooks" />}
       {notice ? <Banner kind="success">{notice}</Banner> : null}
-      {rowError ? <Banner>{rowError}</Banner> : null}
+      {toggle.error ? <Banner>{toggle.error}</Banner> : null}
 
       {created ? (
-        <Card title="Your signing secret" className="once">
-          <Banner kind="warning">
-            <strong>Store this secret now: it will not be shown again.</strong> It signs every delivery to{' '}
-            <code>{created.url}</code>.
-          </Banner>
-          <div className="secret-box" data-testid="signing-secret">
-            <code>{created.secret}</code>
-            <CopyButton text={created.secret} label="Copy secret" />
-          </div>
+        <OnceSecret
+          title="Your signing secret"
+          warning={
+            <>
+              <strong>Store this secret now: it will not be shown again.</strong> It signs every delivery to{' '}
+              <code>{created.url}</code>.
+            </>
+          }
+          secret={created.secret}
+          testId="signing-secret"
+          copyLabel="Copy secret"
+          onDone={() => setCreated(null)}
+        >
           <p>
             <strong>Verify each delivery</strong>: the <code>x-service-signature</code> header is the
             lowercase hex HMAC-SHA256 of the raw request body, keyed with this secret. Compute it over the
@@ -163,12 +93,7 @@ export function WebhooksPage(_props: { params: Record<string, string>; path: str
           <pre className="code-block">
             <code>{VERIFY}</code>
           </pre>
-          <div className="form-actions">
-            <Button variant="secondary" onClick={() => setCreated(null)}>
-              I have saved it
-            </Button>
-          </div>
-        </Card>
+        </OnceSecret>
       ) : null}
 
       <Card
@@ -195,61 +120,14 @@ export function WebhooksPage(_props: { params: Record<string, string>; path: str
         ) : (
           <ul className="hook-list">
             {list.map((hook) => (
-              <li key={hook.id} className="hook" data-webhook={hook.id}>
-                <div>
-                  <div className="hook-url">
-                    <span>{hook.url}</span>
-                    {hook.active ? <Badge tone="good">Active</Badge> : <Badge>Paused</Badge>}
-                    {hook.failCount > 0 ? (
-                      <Badge tone="warn">
-                        {hook.failCount} failed {hook.failCount === 1 ? 'delivery' : 'deliveries'}
-                      </Badge>
-                    ) : null}
-                  </div>
-                  <ul className="hook-events" aria-label="Events">
-                    {hook.events.map((name) => (
-                      <li key={name}>
-                        <Badge tone="brand">{name}</Badge>
-                      </li>
-                    ))}
-                  </ul>
-                  <div className="hook-meta">
-                    <span>
-                      Last delivered: {hook.lastDeliveredAt ? formatDateTime(hook.lastDeliveredAt) : 'never'}
-                    </span>
-                    <span>Added {formatDateTime(hook.createdAt)}</span>
-                  </div>
-                </div>
-                <div className="row-actions">
-                  {hook.active ? (
-                    <Button
-                      className="btn-small"
-                      busy={busyId === hook.id}
-                      aria-label={`Pause ${hook.url}`}
-                      onClick={() => void setActive(hook, false)}
-                    >
-                      Pause
-                    </Button>
-                  ) : allowed ? (
-                    <Button
-                      className="btn-small"
-                      busy={busyId === hook.id}
-                      aria-label={`Resume ${hook.url}`}
-                      onClick={() => void setActive(hook, true)}
-                    >
-                      Resume
-                    </Button>
-                  ) : null}
-                  <Button
-                    variant="danger"
-                    className="btn-small"
-                    aria-label={`Delete ${hook.url}`}
-                    onClick={() => setDeleting(hook)}
-                  >
-                    Delete
-                  </Button>
-                </div>
-              </li>
+              <HookItem
+                key={hook.id}
+                hook={hook}
+                canResume={allowed}
+                busy={toggle.busy && togglingId === hook.id}
+                onActive={(active) => void setActive(hook, active)}
+                onDelete={() => setDeleting(hook)}
+              />
             ))}
           </ul>
         )}
@@ -262,85 +140,93 @@ export function WebhooksPage(_props: { params: Record<string, string>; path: str
 
       {allowed ? (
         <Card title="Add an endpoint">
-          {full ? (
+          {list.length >= MAX_WEBHOOKS_PER_ORG ? (
             <Banner kind="info">
               You have {MAX_WEBHOOKS_PER_ORG} webhooks, the most a workspace can have. Delete one to add
               another.
             </Banner>
           ) : (
-            <form onSubmit={(event) => void create(event)} noValidate>
-              {formError ? <Banner>{formError}</Banner> : null}
-              <TextField
-                label="Endpoint URL"
-                type="url"
-                inputMode="url"
-                placeholder="https://example.com/hooks/linkhop"
-                value={url}
-                onChange={(event) => setUrl(event.target.value)}
-                error={fieldErrors.url}
-                hint="Must be https:// and publicly reachable. Each delivery is one POST with a 5-second timeout."
-                required
-              />
-              <fieldset
-                className={fieldErrors.events ? 'fieldset-invalid' : undefined}
-                aria-describedby={fieldErrors.events ? 'webhook-events-error' : undefined}
-              >
-                <legend>Events</legend>
-                <div className="event-grid">
-                  {WEBHOOK_EVENTS.map((name) => (
-                    <label key={name} className="event-option">
-                      <input
-                        type="checkbox"
-                        checked={events.includes(name)}
-                        onChange={(event) => toggle(name, event.target.checked)}
-                      />
-                      <code>{name}</code>
-                      <small>{EVENT_HELP[name]}</small>
-                    </label>
-                  ))}
-                </div>
-                {fieldErrors.events ? (
-                  <p className="field-error" id="webhook-events-error" role="alert">
-                    {fieldErrors.events}
-                  </p>
-                ) : null}
-              </fieldset>
-              <div className="form-actions">
-                <Button type="submit" variant="primary" busy={creating}>
-                  Add webhook
-                </Button>
-                <Button
-                  variant="ghost"
-                  onClick={() =>
-                    setEvents(events.length === WEBHOOK_EVENTS.length ? [] : [...WEBHOOK_EVENTS])
-                  }
-                >
-                  {events.length === WEBHOOK_EVENTS.length ? 'Clear all events' : 'Select all events'}
-                </Button>
-              </div>
-            </form>
+            <WebhookForm
+              onCreated={async (hook) => {
+                setNotice(undefined);
+                setCreated(hook);
+                await hooks.reload();
+              }}
+            />
           )}
         </Card>
       ) : null}
 
-      <Modal open={deleting !== null} title="Delete this webhook?" onClose={() => setDeleting(null)}>
-        {deleting ? (
-          <>
-            <p>
-              <code className="mono">{deleting.url}</code> stops receiving events right away and its signing
-              secret is destroyed. To pause deliveries instead, use Pause.
-            </p>
-            <div className="form-actions">
-              <Button variant="danger" busy={busyId === deleting.id} onClick={() => void remove(deleting)}>
-                Delete webhook
-              </Button>
-              <Button variant="secondary" onClick={() => setDeleting(null)}>
-                Cancel
-              </Button>
-            </div>
-          </>
-        ) : null}
-      </Modal>
+      <ConfirmDialog
+        open={deleting !== null}
+        title="Delete this webhook?"
+        confirmLabel="Delete webhook"
+        onClose={() => setDeleting(null)}
+        onConfirm={async () => {
+          if (deleting) await remove(deleting);
+        }}
+      >
+        <p>
+          <code className="mono">{deleting?.url}</code> stops receiving events right away and its signing
+          secret is destroyed. To pause deliveries instead, use Pause.
+        </p>
+      </ConfirmDialog>
     </div>
+  );
+}
+
+function HookItem({
+  hook,
+  canResume,
+  busy,
+  onActive,
+  onDelete,
+}: {
+  hook: Webhook;
+  canResume: boolean;
+  busy: boolean;
+  onActive: (active: boolean) => void;
+  onDelete: () => void;
+}) {
+  return (
+    <li className="hook" data-webhook={hook.id}>
+      <div>
+        <div className="hook-url">
+          <span>{hook.url}</span>
+          {hook.active ? <Badge tone="good">Active</Badge> : <Badge>Paused</Badge>}
+          {hook.failCount > 0 ? (
+            <Badge tone="warn">
+              {hook.failCount} failed {hook.failCount === 1 ? 'delivery' : 'deliveries'}
+            </Badge>
+          ) : null}
+        </div>
+        <ul className="hook-events" aria-label="Events">
+          {hook.events.map((name) => (
+            <li key={name}>
+              <Badge tone="brand">{name}</Badge>
+            </li>
+          ))}
+        </ul>
+        <div className="hook-meta">
+          <span>Last delivered: {hook.lastDeliveredAt ? formatDateTime(hook.lastDeliveredAt) : 'never'}</span>
+          <span>Added {formatDateTime(hook.createdAt)}</span>
+        </div>
+      </div>
+      <div className="row-actions">
+        {hook.active || canResume ? (
+          <Button
+            className="btn-small"
+            busy={busy}
+            aria-label={`${hook.active ? 'Pause' : 'Resume'} ${hook.url}`}
+            onClick={() => onActive(!hook.active)}
+          >
+            {hook.active ? 'Pause' : 'Resume'}
+          </Button>
+        ) : null}
+        <Button variant="danger" className="btn-small" aria-label={`Delete ${hook.url}`} onClick={onDelete}>
+          Delete
+        </Button>
+      </div>
+    </li>
   );
 }
