@@ -132,7 +132,13 @@ describe.skipIf(browserSkipReason !== null)('dashboard: analytics pages with rea
     // The period picker rewrites the route; the same taps are inside 7 days.
     await page.getByText('7 days', { exact: true }).click();
     await page.waitForURL(/days=7/);
-    await expect(page.locator('.stat-note').first().textContent()).resolves.toBe('Last 7 days');
+    // waitForURL returns on the URL change; the page re-renders on the hashchange event just after.
+    expect(
+      await until(
+        () => page.locator('.stat-note').first().textContent(),
+        (note) => note === 'Last 7 days',
+      ),
+    ).toBe('Last 7 days');
     expect(await stat(page, 'Taps')).toBe('5');
     await shot(page, 'link-analytics-hero');
 
