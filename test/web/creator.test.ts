@@ -1,16 +1,17 @@
 import { randomBytes } from 'node:crypto';
 import { readFile } from 'node:fs/promises';
-import type { Browser, Page } from 'playwright-core';
+import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type SmtpSink, startSmtp } from '../broadcasts/smtp.js';
 import { FakeSocialProvider } from '../fakes/social-provider.js';
 import {
+  apiCall,
   browserSkipReason,
   type DashboardServer,
-  launchBrowser,
+  fitsWidth,
   logIn,
   openPage,
-  startDashboardServer,
+  useDashboard,
 } from './harness.js';
 
 /**
@@ -26,29 +27,6 @@ async function shot(page: Page, name: string): Promise<void> {
   await page.screenshot({ path: `/tmp/creator-${name}-${width}.png`, fullPage: true });
 }
 
-/** The page never scrolls sideways (tables scroll inside their card). */
-async function expectNoSideScroll(page: Page): Promise<void> {
-  const overflow = (await page.evaluate(
-    'document.documentElement.scrollWidth - window.innerWidth',
-  )) as number;
-  expect(overflow).toBeLessThanOrEqual(0);
-}
-
-/** A dashboard JSON call from inside the logged-in page (session cookie, same origin). */
-async function apiFromPage<T>(page: Page, method: string, path: string, body?: unknown): Promise<T> {
-  return page.evaluate(
-    async ({ method, path, body }) => {
-      const response = await fetch(`/api${path}`, {
-        method,
-        headers: body === undefined ? {} : { 'content-type': 'application/json' },
-        body: body === undefined ? undefined : JSON.stringify(body),
-      });
-      return response.json();
-    },
-    { method, path, body },
-  ) as Promise<T>;
-}
-
 async function capture(server: DashboardServer, slug: string, email: string, country: string) {
   const response = await fetch(`${server.url}/api/public/capture`, {
     method: 'POST',
@@ -59,43 +37,36 @@ async function capture(server: DashboardServer, slug: string, email: string, cou
 }
 
 describe.skipIf(browserSkipReason !== null)('dashboard: audience, broadcasts and DM automations', () => {
-  let browser: Browser;
-  beforeAll(async () => {
-    browser = await launchBrowser();
-  });
-  afterAll(async () => {
-    await browser?.close();
-  });
-
   describe('audience and broadcasts (hero, real SMTP on loopback)', () => {
-    let server: DashboardServer;
     let smtp: SmtpSink;
     let who: { orgId: string; email: string; password: string };
-    beforeAll(async () => {
-      smtp = await startSmtp();
-      server = await startDashboardServer({ SMTP_URL: smtp.url, MAIL_FROM: 'Studio <news@studio.test>' });
-      who = await server.user('hero');
-    });
+    // Before useDashboard: afterAll hooks unwind in reverse, so the server closes before the mail sink.
     afterAll(async () => {
-      await server?.close();
       await smtp?.close();
+    });
+    const dash = useDashboard(async () => {
+      smtp = await startSmtp();
+      return { SMTP_URL: smtp.url, MAIL_FROM: 'Studio <news@studio.test>' };
+    });
+    beforeAll(async () => {
+      who = await dash.server.user('hero');
     });
 
     for (const width of [1280, 375]) {
       it(`lists captured contacts with the total, shows consent, deletes and exports (${width} px)`, async () => {
-        const { page, errors, context } = await openPage(browser, width);
-        await logIn(page, server.url, who);
-        const link = await apiFromPage<{ slug: string }>(page, 'POST', '/links', {
+        const { page, errors, context } = await openPage(dash.browser, width);
+        await logIn(page, dash.server.url, who);
+        const link = await apiCall<{ slug: string }>(page, 'POST', '/links', {
           url: 'https://example.com',
           captureEmails: true,
         });
         const first = `ada-${width}@example.org`;
         const second = `grace-${width}@example.org`;
-        await capture(server, link.slug, first, 'DE');
-        await capture(server, link.slug, second, 'FR');
-        const before = await apiFromPage<{ count: number }>(page, 'GET', '/audience');
+        await capture(dash.server, link.slug, first, 'DE');
+        await capture(dash.server, link.slug, second, 'FR');
+        const before = await apiCall<{ count: number }>(page, 'GET', '/audience');
 
-        await page.goto(`${server.url}/#/audience`);
+        await page.goto(`${dash.server.url}/#/audience`);
         await page.getByRole('heading', { name: 'Audience', level: 1 }).waitFor();
         const table = page.locator('table');
         await table.getByText(first).waitFor();
@@ -109,7 +80,7 @@ describe.skipIf(browserSkipReason !== null)('dashboard: audience, broadcasts and
         await page.getByLabel('Search contacts').fill('grace');
         await expect(page.locator('tbody tr').count()).resolves.toBe(1);
         await page.getByLabel('Search contacts').fill('');
-        await expectNoSideScroll(page);
+        expect(await fitsWidth(page)).toBe(true);
         await shot(page, 'audience');
 
         // Detail: the consent text as stored, naming the organization.
@@ -132,7 +103,7 @@ describe.skipIf(browserSkipReason !== null)('dashboard: audience, broadcasts and
           .click();
         await page.getByText(`${second} was deleted`).waitFor();
         await expect(table.getByText(second).count()).resolves.toBe(0);
-        const after = await apiFromPage<{ count: number; contacts: { email: string }[] }>(
+        const after = await apiCall<{ count: number; contacts: { email: string }[] }>(
           page,
           'GET',
           '/audience',
@@ -159,16 +130,16 @@ describe.skipIf(browserSkipReason !== null)('dashboard: audience, broadcasts and
     }
 
     it('creates a draft, edits it, sends it and shows it sent with counts; the mail arrives', async () => {
-      const { page, errors, context } = await openPage(browser, 1280);
-      await logIn(page, server.url, who);
-      const audience = await apiFromPage<{ count: number; contacts: { email: string }[] }>(
+      const { page, errors, context } = await openPage(dash.browser, 1280);
+      await logIn(page, dash.server.url, who);
+      const audience = await apiCall<{ count: number; contacts: { email: string }[] }>(
         page,
         'GET',
         '/audience',
       );
       expect(audience.count).toBeGreaterThan(0);
 
-      await page.goto(`${server.url}/#/broadcasts`);
+      await page.goto(`${dash.server.url}/#/broadcasts`);
       await page.getByRole('heading', { name: 'Broadcasts', level: 1 }).waitFor();
       await page.getByRole('button', { name: 'New broadcast' }).click();
       // The server's rule at the field: an empty body is refused before anything is saved.
@@ -203,7 +174,7 @@ describe.skipIf(browserSkipReason !== null)('dashboard: audience, broadcasts and
       await page.getByText(/“The new video is out” was sent to/).waitFor();
       await shot(page, 'broadcasts-sent');
       await page.setViewportSize({ width: 375, height: 812 });
-      await expectNoSideScroll(page);
+      expect(await fitsWidth(page)).toBe(true);
       await shot(page, 'broadcasts-sent');
 
       expect(smtp.messages.flatMap((mail) => mail.to).sort()).toEqual(
@@ -215,7 +186,7 @@ describe.skipIf(browserSkipReason !== null)('dashboard: audience, broadcasts and
 
       // The contact's detail lists what they received.
       const someone = audience.contacts[0]?.email as string;
-      await page.goto(`${server.url}/#/audience`);
+      await page.goto(`${dash.server.url}/#/audience`);
       await page.getByRole('button', { name: `Details of ${someone}` }).click();
       const received = page.getByRole('dialog', { name: 'Contact' }).locator('.received li');
       await expect(received.locator('.received-subject').textContent()).resolves.toBe('The new video is out');
@@ -226,33 +197,32 @@ describe.skipIf(browserSkipReason !== null)('dashboard: audience, broadcasts and
   });
 
   describe('DM automations (legend, fake Instagram on loopback)', () => {
-    let server: DashboardServer;
     let fake: FakeSocialProvider;
-    beforeAll(async () => {
+    // Before useDashboard: afterAll hooks unwind in reverse, so the server closes before the fake stops.
+    afterAll(async () => {
+      await fake?.stop();
+    });
+    const dash = useDashboard(async () => {
       fake = await new FakeSocialProvider().start();
-      server = await startDashboardServer({
+      return {
         SOCIAL_APP_ID: fake.appId,
         SOCIAL_APP_SECRET: fake.appSecret,
         TOKEN_VAULT_KEY: randomBytes(32).toString('base64'),
         SOCIAL_AUTHORIZE_BASE: fake.origin,
         SOCIAL_OAUTH_BASE: fake.origin,
         SOCIAL_API_BASE: fake.origin,
-      });
-    });
-    afterAll(async () => {
-      await server?.close();
-      await fake?.stop();
+      };
     });
 
     it('connects Instagram through the callback, refuses a raw link at the field, creates and pauses a rule', async () => {
-      const who = await server.user('legend');
-      const { page, errors, context } = await openPage(browser, 1280);
-      await logIn(page, server.url, who);
-      const link = await apiFromPage<{ id: string; slug: string }>(page, 'POST', '/links', {
+      const who = await dash.server.user('legend');
+      const { page, errors, context } = await openPage(dash.browser, 1280);
+      await logIn(page, dash.server.url, who);
+      const link = await apiCall<{ id: string; slug: string }>(page, 'POST', '/links', {
         url: 'https://example.com/guide',
       });
 
-      await page.goto(`${server.url}/#/automations`);
+      await page.goto(`${dash.server.url}/#/automations`);
       await page.getByRole('heading', { name: 'DM automations', level: 1 }).waitFor();
       await page.getByText('No Instagram account connected yet.', { exact: false }).waitFor();
       await shot(page, 'automations-empty');
@@ -280,7 +250,7 @@ describe.skipIf(browserSkipReason !== null)('dashboard: audience, broadcasts and
       await expect(page.getByLabel('DM text').getAttribute('aria-invalid')).resolves.toBe('true');
       await shot(page, 'automations-error');
       await page.setViewportSize({ width: 375, height: 812 });
-      await expectNoSideScroll(page);
+      expect(await fitsWidth(page)).toBe(true);
       await shot(page, 'automations-error');
       await page.setViewportSize({ width: 1280, height: 860 });
 
@@ -302,7 +272,7 @@ describe.skipIf(browserSkipReason !== null)('dashboard: audience, broadcasts and
       await rule.getByRole('button', { name: 'Pause' }).click();
       await rule.locator('.rule-head .badge', { hasText: 'Paused' }).waitFor();
       await rule.getByRole('button', { name: 'Resume' }).waitFor();
-      const stored = await apiFromPage<{ automations: { enabled: boolean; dmText: string }[] }>(
+      const stored = await apiCall<{ automations: { enabled: boolean; dmText: string }[] }>(
         page,
         'GET',
         '/social/automations',
@@ -314,17 +284,17 @@ describe.skipIf(browserSkipReason !== null)('dashboard: audience, broadcasts and
       await rule.getByText('Nothing yet.', { exact: false }).waitFor();
       await shot(page, 'automations');
       await page.setViewportSize({ width: 375, height: 812 });
-      await expectNoSideScroll(page);
+      expect(await fitsWidth(page)).toBe(true);
       await shot(page, 'automations');
       expect(errors).toEqual([]);
       await context.close();
     });
 
     it('a forged state comes back as a plain error banner on the automations page', async () => {
-      const who = await server.user('legend');
-      const { page, context } = await openPage(browser, 375);
-      await logIn(page, server.url, who);
-      await page.goto(`${server.url}/social/callback?code=abc&state=forged`);
+      const who = await dash.server.user('legend');
+      const { page, context } = await openPage(dash.browser, 375);
+      await logIn(page, dash.server.url, who);
+      await page.goto(`${dash.server.url}/social/callback?code=abc&state=forged`);
       await page.getByText('This connection was not started from your workspace', { exact: false }).waitFor();
       expect(new URL(page.url()).hash).toBe('#/automations');
       await shot(page, 'automations-forged');
@@ -332,17 +302,17 @@ describe.skipIf(browserSkipReason !== null)('dashboard: audience, broadcasts and
     });
 
     it('legend: a segment filters the audience, a draft targets it, and without SMTP the send error is plain', async () => {
-      const who = await server.user('legend');
-      const { page, errors, context } = await openPage(browser, 375);
-      await logIn(page, server.url, who);
-      const link = await apiFromPage<{ slug: string }>(page, 'POST', '/links', {
+      const who = await dash.server.user('legend');
+      const { page, errors, context } = await openPage(dash.browser, 375);
+      await logIn(page, dash.server.url, who);
+      const link = await apiCall<{ slug: string }>(page, 'POST', '/links', {
         url: 'https://example.com/list',
         captureEmails: true,
       });
-      await capture(server, link.slug, 'berlin@example.org', 'DE');
-      await capture(server, link.slug, 'paris@example.org', 'FR');
+      await capture(dash.server, link.slug, 'berlin@example.org', 'DE');
+      await capture(dash.server, link.slug, 'paris@example.org', 'FR');
 
-      await page.goto(`${server.url}/#/broadcasts`);
+      await page.goto(`${dash.server.url}/#/broadcasts`);
       await page.getByRole('heading', { name: 'Broadcasts', level: 1 }).waitFor();
       // The server's validation at the field: a country is two letters.
       await page.getByLabel('Segment name').fill('Germany');
@@ -372,7 +342,7 @@ describe.skipIf(browserSkipReason !== null)('dashboard: audience, broadcasts and
       await expect(dialog.getByRole('alert').textContent()).resolves.toContain(
         'Outbound mail (SMTP_URL) is not configured',
       );
-      await expectNoSideScroll(page);
+      expect(await fitsWidth(page)).toBe(true);
       await shot(page, 'broadcasts-no-smtp');
       await dialog.getByRole('button', { name: 'Cancel' }).click();
       await expect(row.locator('.badge').textContent()).resolves.toBe('Draft');
@@ -384,17 +354,17 @@ describe.skipIf(browserSkipReason !== null)('dashboard: audience, broadcasts and
         .getByRole('button', { name: 'Delete segment' })
         .click();
       await page.getByText('Segment “Germany” deleted.').waitFor();
-      const left = await apiFromPage<{ segments: unknown[] }>(page, 'GET', '/segments');
+      const left = await apiCall<{ segments: unknown[] }>(page, 'GET', '/segments');
       expect(left.segments).toEqual([]);
       expect(errors).toEqual([]);
       await context.close();
     });
 
     it('a sidekick sees upgrade notices for broadcasts and DM automations, and no dead buttons', async () => {
-      const who = await server.user('sidekick');
-      const { page, errors, context } = await openPage(browser, 375);
-      await logIn(page, server.url, who);
-      await page.goto(`${server.url}/#/broadcasts`);
+      const who = await dash.server.user('sidekick');
+      const { page, errors, context } = await openPage(dash.browser, 375);
+      await logIn(page, dash.server.url, who);
+      await page.goto(`${dash.server.url}/#/broadcasts`);
       const broadcasts = page.locator('.upgrade[data-feature="broadcasts"]');
       await expect(broadcasts.textContent()).resolves.toContain(
         'Email broadcasts is part of Hero and Legend.',
@@ -403,7 +373,7 @@ describe.skipIf(browserSkipReason !== null)('dashboard: audience, broadcasts and
       await page.getByRole('heading', { name: 'Send history' }).waitFor();
       await shot(page, 'broadcasts-sidekick');
 
-      await page.goto(`${server.url}/#/automations`);
+      await page.goto(`${dash.server.url}/#/automations`);
       const dm = page.locator('.upgrade[data-feature="dmAutomations"]');
       await expect(dm.textContent()).resolves.toContain(
         'Instagram DM automations is part of the Legend plan.',
@@ -413,7 +383,7 @@ describe.skipIf(browserSkipReason !== null)('dashboard: audience, broadcasts and
       await expect(page.getByRole('button', { name: 'New rule' }).count()).resolves.toBe(0);
       await shot(page, 'automations-sidekick');
 
-      await page.goto(`${server.url}/#/audience`);
+      await page.goto(`${dash.server.url}/#/audience`);
       await page.locator('.upgrade[data-feature="audienceCapture"]').waitFor();
       await page.getByText('No contacts yet').waitFor();
       await shot(page, 'audience-sidekick');

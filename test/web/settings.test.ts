@@ -1,16 +1,9 @@
 import { createHmac } from 'node:crypto';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import type { Browser, Page } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import {
-  browserSkipReason,
-  type DashboardServer,
-  launchBrowser,
-  logIn,
-  openPage,
-  startDashboardServer,
-} from './harness.js';
+import type { Page } from 'playwright-core';
+import { describe, expect, it } from 'vitest';
+import { browserSkipReason, fitsWidth, logIn, openPage, useDashboard } from './harness.js';
 
 /** API keys, webhooks and the plan page in Chromium, against the real service. */
 
@@ -20,7 +13,7 @@ async function shot(page: Page, name: string) {
   for (const width of [1280, 375]) {
     await page.setViewportSize({ width, height: width < 600 ? 812 : 860 });
     await page.screenshot({ path: `${shots}/${name}-${width}.png`, fullPage: true });
-    expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(width);
+    expect(await fitsWidth(page)).toBe(true);
   }
   await page.setViewportSize({ width: 1280, height: 860 });
 }
@@ -60,27 +53,18 @@ async function until<T>(read: () => Promise<T> | T, ok: (value: T) => boolean): 
 }
 
 describe.skipIf(browserSkipReason !== null)('dashboard: API keys, webhooks and plans', () => {
-  let server: DashboardServer;
-  let browser: Browser;
-  beforeAll(async () => {
-    server = await startDashboardServer();
-    browser = await launchBrowser();
-  });
-  afterAll(async () => {
-    await browser?.close();
-    await server?.close();
-  });
-
-  const me = (key: string) => fetch(`${server.url}/v1/me`, { headers: { authorization: `Bearer ${key}` } });
+  const dash = useDashboard();
+  const me = (key: string) =>
+    fetch(`${dash.server.url}/v1/me`, { headers: { authorization: `Bearer ${key}` } });
 
   it('a legend mints a key that works once shown, revokes it, and the next call is 401', async () => {
-    const who = await server.user('legend');
-    const { page, errors, context } = await openPage(browser);
-    await logIn(page, server.url, who);
+    const who = await dash.server.user('legend');
+    const { page, errors, context } = await openPage(dash.browser);
+    await logIn(page, dash.server.url, who);
     await page.getByRole('link', { name: 'API keys' }).click();
     await page.getByRole('heading', { name: 'API keys', level: 1 }).waitFor();
     await expect(page.locator('pre code').textContent()).resolves.toBe(
-      `curl -H "Authorization: Bearer svc_…" ${server.url}/v1/me`,
+      `curl -H "Authorization: Bearer svc_…" ${dash.server.url}/v1/me`,
     );
     await expect(page.getByRole('link', { name: 'API reference' }).getAttribute('href')).resolves.toBe(
       '/docs',
@@ -119,10 +103,10 @@ describe.skipIf(browserSkipReason !== null)('dashboard: API keys, webhooks and p
   it('a legend adds a webhook, sees the secret once (it signs deliveries), pauses it, and deletes it after a downgrade', async () => {
     const receiver = await startReceiver();
     try {
-      const who = await server.user('legend');
-      const { page, errors, context } = await openPage(browser);
-      await logIn(page, server.url, who);
-      await page.goto(`${server.url}/#/webhooks`);
+      const who = await dash.server.user('legend');
+      const { page, errors, context } = await openPage(dash.browser);
+      await logIn(page, dash.server.url, who);
+      await page.goto(`${dash.server.url}/#/webhooks`);
       await page.getByRole('heading', { name: 'Webhooks', level: 1 }).waitFor();
       await expect(page.locator('.count-pill').textContent()).resolves.toBe('0 of 5 used');
 
@@ -154,7 +138,7 @@ describe.skipIf(browserSkipReason !== null)('dashboard: API keys, webhooks and p
       await shot(page, 'webhooks-legend');
 
       // The secret shown is the one that signs: a new link sends link.created, signed with it.
-      const created = await page.request.post(`${server.url}/api/links`, {
+      const created = await page.request.post(`${dash.server.url}/api/links`, {
         data: { url: 'https://example.com/signed' },
       });
       expect(created.status()).toBe(201);
@@ -172,7 +156,7 @@ describe.skipIf(browserSkipReason !== null)('dashboard: API keys, webhooks and p
       await item.getByRole('button', { name: `Pause ${receiver.url}` }).click();
       await item.getByRole('button', { name: `Resume ${receiver.url}` }).waitFor();
       await expect(item.textContent()).resolves.toContain('Paused');
-      const listed = await (await page.request.get(`${server.url}/api/webhooks`)).json();
+      const listed = await (await page.request.get(`${dash.server.url}/api/webhooks`)).json();
       expect(listed.webhooks).toHaveLength(1);
       expect(listed.webhooks[0]).toMatchObject({ url: receiver.url, active: false });
 
@@ -183,7 +167,7 @@ describe.skipIf(browserSkipReason !== null)('dashboard: API keys, webhooks and p
       expect(await page.content()).not.toContain(secret);
 
       // Downgraded: the notice replaces the form, and the existing webhook can still be deleted.
-      await server.accounts.setTier(who.orgId, 'sidekick');
+      await dash.server.accounts.setTier(who.orgId, 'sidekick');
       await page.reload();
       await page.locator('[data-feature="webhooks"]').waitFor();
       await expect(page.getByRole('button', { name: 'Add webhook' }).count()).resolves.toBe(0);
@@ -194,7 +178,7 @@ describe.skipIf(browserSkipReason !== null)('dashboard: API keys, webhooks and p
         .getByRole('button', { name: 'Delete webhook' })
         .click();
       await page.getByRole('heading', { name: 'No webhooks yet' }).waitFor();
-      expect((await (await page.request.get(`${server.url}/api/webhooks`)).json()).webhooks).toEqual([]);
+      expect((await (await page.request.get(`${dash.server.url}/api/webhooks`)).json()).webhooks).toEqual([]);
       expect(errors).toEqual([]);
       await context.close();
     } finally {
@@ -203,18 +187,18 @@ describe.skipIf(browserSkipReason !== null)('dashboard: API keys, webhooks and p
   });
 
   it('a sidekick sees the upgrade notices on keys and webhooks and the plan table highlighting Hero', async () => {
-    const who = await server.user('sidekick');
-    const { page, errors, context } = await openPage(browser);
-    await logIn(page, server.url, who);
+    const who = await dash.server.user('sidekick');
+    const { page, errors, context } = await openPage(dash.browser);
+    await logIn(page, dash.server.url, who);
 
-    await page.goto(`${server.url}/#/keys`);
+    await page.goto(`${dash.server.url}/#/keys`);
     await expect(page.locator('[data-feature="api"]').textContent()).resolves.toContain(
       'API access is part of the Legend plan. You are on Sidekick.',
     );
     await expect(page.getByRole('button', { name: 'Create key' }).count()).resolves.toBe(0);
     await shot(page, 'keys-sidekick');
 
-    await page.goto(`${server.url}/#/webhooks`);
+    await page.goto(`${dash.server.url}/#/webhooks`);
     await expect(page.locator('[data-feature="webhooks"]').textContent()).resolves.toContain(
       'Webhooks is part of the Legend plan.',
     );
@@ -223,8 +207,8 @@ describe.skipIf(browserSkipReason !== null)('dashboard: API keys, webhooks and p
 
     // Two live links of 25.
     for (const url of ['https://example.com/1', 'https://example.com/2'])
-      expect((await page.request.post(`${server.url}/api/links`, { data: { url } })).status()).toBe(201);
-    await page.goto(`${server.url}/#/settings`);
+      expect((await page.request.post(`${dash.server.url}/api/links`, { data: { url } })).status()).toBe(201);
+    await page.goto(`${dash.server.url}/#/settings`);
     await page.getByRole('heading', { name: 'Plan & settings', level: 1 }).waitFor();
     await expect(page.locator('.usage-head').textContent()).resolves.toMatch(/Live links\s*2 of 25/);
     await expect(
@@ -254,10 +238,10 @@ describe.skipIf(browserSkipReason !== null)('dashboard: API keys, webhooks and p
   });
 
   it('a legend is told every feature is theirs', async () => {
-    const who = await server.user('legend');
-    const { page, context } = await openPage(browser);
-    await logIn(page, server.url, who);
-    await page.goto(`${server.url}/#/settings`);
+    const who = await dash.server.user('legend');
+    const { page, context } = await openPage(dash.browser);
+    await logIn(page, dash.server.url, who);
+    await page.goto(`${dash.server.url}/#/settings`);
     await expect(page.locator('.compare-lede').textContent()).resolves.toContain('the top plan');
     await expect(page.locator('.plan-table tr.unlock').count()).resolves.toBe(0);
     await expect(page.locator('.feature-chips li').count()).resolves.toBe(25);
