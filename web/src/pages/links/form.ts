@@ -1,4 +1,5 @@
 import type { CreateLinkInput, Link } from '../../api/types';
+import type { FieldErrors } from './editor-errors';
 
 /**
  * The editor's form model: every writable Link field (hosted-service.md section 2) as the strings and
@@ -45,9 +46,33 @@ export interface LinkForm {
   password: string;
 }
 
+/** Merges a change into the form: the one way the editor's cards write to it. */
+export type UpdateForm = (change: Partial<LinkForm>) => void;
+
+/** What each card of the editor gets: the form, the way to change it, and the last save's errors. */
+export interface EditorCardProps {
+  form: LinkForm;
+  update: UpdateForm;
+  errors: FieldErrors;
+}
+
 let nextKey = 1;
 /** A stable React key for a new row. */
 export const rowKey = (): number => nextKey++;
+
+/** `rows` with the row keyed `key` changed; the others stay the same objects. */
+export function withRowChanged<Row extends { key: number }>(
+  rows: Row[],
+  key: number,
+  change: Partial<Row>,
+): Row[] {
+  return rows.map((row) => (row.key === key ? { ...row, ...change } : row));
+}
+
+/** `rows` without the row keyed `key`. */
+export function withoutRow<Row extends { key: number }>(rows: Row[], key: number): Row[] {
+  return rows.filter((row) => row.key !== key);
+}
 
 const pad = (n: number) => String(n).padStart(2, '0');
 

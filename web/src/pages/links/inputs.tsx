@@ -1,9 +1,27 @@
-import { type KeyboardEvent, type ReactNode, useEffect, useId, useState } from 'react';
+import { type ComponentProps, type KeyboardEvent, type ReactNode, useEffect, useId, useState } from 'react';
 import type { Feature } from '../../api/types';
 import { UpgradeNotice } from '../../components/gate';
+import { Button, TextField } from '../../components/ui';
 import { useAuthed } from '../../session';
 
-/** Small building blocks of the link editor: the tag chips and the collapsible power sections. */
+/**
+ * Small building blocks of the link editor: the tag chips, the collapsible power sections, and the
+ * URL field and remove button its rows repeat.
+ */
+
+/** A destination URL field: the URL keyboard on phones and the `https://…` placeholder. */
+export function UrlField(props: ComponentProps<typeof TextField>) {
+  return <TextField type="url" inputMode="url" placeholder="https://…" {...props} />;
+}
+
+/** A row's remove button; `what` names the row for screen readers (`country row 2`, `variant B`). */
+export function RemoveRowButton({ what, onClick }: { what: string; onClick: () => void }) {
+  return (
+    <Button variant="ghost" className="btn-small lk-row-remove" onClick={onClick}>
+      Remove<span className="sr-only"> {what}</span>
+    </Button>
+  );
+}
 
 export function TagInput({
   value,
@@ -127,4 +145,31 @@ export function Power({
       <div className="lk-power-body">{children}</div>
     </details>
   );
+}
+
+/**
+ * A "New folder" / "New pixel" form inside the link form: open or closed, busy while `create` runs,
+ * closed again when it succeeds; a failure goes to `onFailure` and the form stays open.
+ */
+export function useInlineCreate(create: () => Promise<void>, onFailure: (error: unknown) => void) {
+  const [adding, setAdding] = useState(false);
+  const [busy, setBusy] = useState(false);
+  async function run() {
+    setBusy(true);
+    try {
+      await create();
+      setAdding(false);
+    } catch (error) {
+      onFailure(error);
+    } finally {
+      setBusy(false);
+    }
+  }
+  // Enter in one of its fields runs it, instead of submitting the link form around it.
+  const onEnter = (event: KeyboardEvent<HTMLInputElement>) => {
+    if (event.key !== 'Enter') return;
+    event.preventDefault();
+    void run();
+  };
+  return { adding, setAdding, busy, run, onEnter };
 }

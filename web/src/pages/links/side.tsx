@@ -55,30 +55,36 @@ export function ShortLinkCard({ link }: { link: Link }) {
 }
 
 const QR_DEFAULTS = { size: '512', margin: '4', fg: '#000000', bg: '#ffffff', ecl: 'M' };
+type QrOptions = typeof QR_DEFAULTS;
+
+/** The size and margin the QR endpoint accepts: the message for each that is out of range. */
+function qrErrors(opts: QrOptions): { size?: string; margin?: string } {
+  const within = (text: string, min: number, max: number) => {
+    const value = Number(text);
+    return Number.isInteger(value) && value >= min && value <= max;
+  };
+  return {
+    ...(within(opts.size, 128, 2048) ? {} : { size: 'Between 128 and 2048 pixels' }),
+    ...(within(opts.margin, 0, 16) ? {} : { margin: 'Between 0 and 16 modules' }),
+  };
+}
 
 export function QrCard({ link }: { link: Link }) {
   const canCustomize = useAuthed().features.qrCustomization;
   const [opts, setOpts] = useState(QR_DEFAULTS);
-  const size = Number(opts.size);
-  const margin = Number(opts.margin);
-  const sizeError =
-    Number.isInteger(size) && size >= 128 && size <= 2048 ? undefined : 'Between 128 and 2048 pixels';
-  const marginError =
-    Number.isInteger(margin) && margin >= 0 && margin <= 16 ? undefined : 'Between 0 and 16 modules';
+  const errors = qrErrors(opts);
   // The last valid options drive the preview, so a half-typed size never breaks the image.
   const [applied, setApplied] = useState(QR_DEFAULTS);
-  const set = (key: keyof typeof QR_DEFAULTS, value: string) => {
+  const set = (key: keyof QrOptions, value: string) => {
     const next = { ...opts, [key]: value };
     setOpts(next);
-    const s = Number(next.size);
-    const m = Number(next.margin);
-    if (Number.isInteger(s) && s >= 128 && s <= 2048 && Number.isInteger(m) && m >= 0 && m <= 16)
-      setApplied(next);
+    const nextErrors = qrErrors(next);
+    if (!nextErrors.size && !nextErrors.margin) setApplied(next);
   };
   const src = (format: 'svg' | 'png') => {
     const query = new URLSearchParams({ format });
     if (canCustomize) {
-      for (const key of Object.keys(QR_DEFAULTS) as (keyof typeof QR_DEFAULTS)[]) {
+      for (const key of Object.keys(QR_DEFAULTS) as (keyof QrOptions)[]) {
         if (applied[key] !== QR_DEFAULTS[key]) query.set(key, applied[key]);
       }
     }
@@ -109,7 +115,7 @@ export function QrCard({ link }: { link: Link }) {
                 max={2048}
                 step={64}
                 value={opts.size}
-                error={sizeError}
+                error={errors.size}
                 onChange={(event) => set('size', event.target.value)}
               />
               <TextField
@@ -118,7 +124,7 @@ export function QrCard({ link }: { link: Link }) {
                 min={0}
                 max={16}
                 value={opts.margin}
-                error={marginError}
+                error={errors.margin}
                 onChange={(event) => set('margin', event.target.value)}
               />
               <TextField
