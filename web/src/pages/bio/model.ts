@@ -1,9 +1,21 @@
-import type { Block, Link, Theme } from '../../api/types';
+import { ApiError } from '../../api/client';
+import type { BioPage, Block, Link, Theme } from '../../api/types';
 
 /**
- * The bio editor's pure helpers: block ids, labels, reordering, the default theme and presets, and the
- * mapping of the server's block errors back onto the block they name.
+ * The bio editor's pure helpers: block ids, labels, reordering, the default theme and presets, the
+ * profile form's values, and the mapping of the server's errors back onto the field or block they name.
  */
+
+/** The dashboard's own origin: the public pages live on the same host. */
+export const siteOrigin = (): string => window.location.origin;
+
+/** Where /@handle is served, as a visitor types it. */
+export const publicPageUrl = (handle: string): string => `${siteOrigin()}/@${handle}`;
+
+/** "https://lnk.example/@ada" → "lnk.example/@ada": shown addresses read shorter without the scheme. */
+export function withoutScheme(url: string): string {
+  return url.replace(/^https?:\/\//, '');
+}
 
 /** The public page's own default (src/bio/page-shell.ts DEFAULT_THEME): the preview must match it. */
 export const DEFAULT_THEME: Theme = { bg: '#f6f4ef', ink: '#17161c', accent: '#5b4bff' };
@@ -98,7 +110,7 @@ export function suggestLabel(link: Link | undefined): string {
 
 /** "lnk.example/abc" for a select option or a caption. */
 export function bareUrl(url: string): string {
-  return url.replace(/^https?:\/\//, '').replace(/\/$/, '');
+  return withoutScheme(url).replace(/\/$/, '');
 }
 
 /** "open.spotify.com/track/4uLU… (/single)": where it goes first, then its short address. */
@@ -152,6 +164,61 @@ export function errorsByBlock(
     byBlock[block.id] = { ...byBlock[block.id], [field]: message };
   }
   return { byBlock, general };
+}
+
+/** The links a rejected save named as unknown (unknown_link), shown at each block field that uses one. */
+export function unknownLinkErrors(
+  unknownIds: readonly string[],
+  blocks: readonly Block[],
+): Record<string, Record<string, string>> {
+  const unknown = new Set(unknownIds);
+  const message = 'This link is not in your workspace any more. Pick another one.';
+  const byBlock: Record<string, Record<string, string>> = {};
+  for (const block of blocks) {
+    if (block.t === 'link' && unknown.has(block.linkId)) byBlock[block.id] = { linkId: message };
+    if (block.t !== 'social') continue;
+    block.items.forEach((item, i) => {
+      if (unknown.has(item.linkId))
+        byBlock[block.id] = { ...byBlock[block.id], [`items.${i}.linkId`]: message };
+    });
+  }
+  return byBlock;
+}
+
+/** The profile form: the page's text fields as the inputs hold them ('' for none). */
+export interface Profile {
+  handle: string;
+  title: string;
+  bio: string;
+  avatarUrl: string;
+}
+
+export const profileOf = (page: BioPage): Profile => ({
+  handle: page.handle,
+  title: page.title,
+  bio: page.bio ?? '',
+  avatarUrl: page.avatarUrl ?? '',
+});
+
+export function sameProfile(a: Profile, b: Profile): boolean {
+  return a.handle === b.handle && a.title === b.title && a.bio === b.bio && a.avatarUrl === b.avatarUrl;
+}
+
+export const sameTheme = (a: Theme | null, b: Theme | null): boolean =>
+  JSON.stringify(a) === JSON.stringify(b);
+
+/**
+ * A claim or profile save's errors by field: handle_taken and invalid_handle land at the handle field.
+ * Empty when the error names no field (it is shown as a note instead).
+ */
+export function profileFieldErrors(error: unknown): Record<string, string> {
+  if (!(error instanceof ApiError)) return {};
+  if (error.code === 'handle_taken') {
+    return { handle: 'That handle is already taken. Try another one.' };
+  }
+  const fields = error.fieldErrors();
+  if (error.code === 'invalid_handle' && !fields.handle) return { handle: error.message };
+  return fields;
 }
 
 /** `#abc` → `#aabbcc`; anything that is not a hex colour → undefined (the picker then shows a fallback). */
