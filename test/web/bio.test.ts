@@ -1,12 +1,13 @@
-import type { Browser, Locator, Page } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Locator, Page } from 'playwright-core';
+import { describe, expect, it } from 'vitest';
 import {
+  apiCall,
   browserSkipReason,
   type DashboardServer,
-  launchBrowser,
+  fitsWidth,
   logIn,
   openPage,
-  startDashboardServer,
+  useDashboard,
 } from './harness.js';
 
 /**
@@ -20,32 +21,15 @@ interface CreatedLink {
   shortUrl: string;
 }
 
-/** Calls the dashboard API with the page's own session cookie (hero has no API key). */
-async function apiCall<T>(
-  page: Page,
-  method: string,
-  path: string,
-  body?: unknown,
-): Promise<{ status: number; body: T }> {
-  return page.evaluate(
-    async ({ method, path, body }) => {
-      const response = await fetch(`/api${path}`, {
-        method,
-        headers: body === undefined ? {} : { 'content-type': 'application/json' },
-        body: body === undefined ? undefined : JSON.stringify(body),
-      });
-      const text = await response.text();
-      return { status: response.status, body: text ? JSON.parse(text) : null };
-    },
-    { method, path, body },
-  );
-}
-
+/** Creates a link through the dashboard API (the page's session cookie: hero has no API key). */
 async function createLink(page: Page, url: string): Promise<CreatedLink> {
   const created = await apiCall<CreatedLink>(page, 'POST', '/links', { url });
-  expect(created.status).toBe(201);
-  return created.body;
+  expect(created).toMatchObject({ id: expect.any(String), shortUrl: expect.any(String) });
+  return created;
 }
+
+/** PUT /bio answers with the page it stored. */
+type SavedPage = { handle: string; published: boolean };
 
 /** Page order as the editor lists it: each row's visible name. */
 async function editorOrder(page: Page): Promise<string[]> {
@@ -66,7 +50,6 @@ async function overflowing(page: Page): Promise<string[]> {
   })()`);
 }
 
-const pageWidth = (page: Page) => page.evaluate<number>('document.documentElement.scrollWidth');
 const focusedLabel = (page: Page) =>
   page.evaluate<string | null>("document.activeElement && document.activeElement.getAttribute('aria-label')");
 type Styled = { getComputedStyle(element: unknown): { backgroundColor: string } };
@@ -92,25 +75,22 @@ let counter = 0;
 const uniqueHandle = (stem: string) => `${stem}_${Date.now().toString(36)}${counter++}`;
 
 describe.skipIf(browserSkipReason !== null)('dashboard: bio page editor and media kit in Chromium', () => {
-  let server: DashboardServer;
-  let browser: Browser;
-  beforeAll(async () => {
-    server = await startDashboardServer();
-    browser = await launchBrowser();
-  });
-  afterAll(async () => {
-    await browser?.close();
-    await server?.close();
-  });
+  const dash = useDashboard();
+
+  /** A fresh browser context (at `width` px) logged in as a new user on `tier`. */
+  async function signedIn(tier: Parameters<DashboardServer['user']>[0], width?: number) {
+    const who = await dash.server.user(tier);
+    const opened = await openPage(dash.browser, width);
+    await logIn(opened.page, dash.server.url, who);
+    return opened;
+  }
 
   it('claims a handle, builds and reorders blocks by drag and keyboard, publishes, and /@handle shows them in order', async () => {
-    const who = await server.user('hero');
-    const { page, errors, context } = await openPage(browser);
-    await logIn(page, server.url, who);
+    const { page, errors, context } = await signedIn('hero');
     const video = await createLink(page, 'https://www.youtube.com/watch?v=dQw4w9WgXcQ');
     const song = await createLink(page, 'https://open.spotify.com/track/4uLU6hMCjMI75M1A2tKUQC');
 
-    await page.goto(`${server.url}/#/bio`);
+    await page.goto(`${dash.server.url}/#/bio`);
     await page.getByRole('heading', { name: 'Claim your handle' }).waitFor();
     await shoot(page, 'bio-claim-1280');
 
@@ -125,7 +105,7 @@ describe.skipIf(browserSkipReason !== null)('dashboard: bio page editor and medi
     await page.getByRole('button', { name: 'Claim handle' }).click();
     await page.getByRole('heading', { name: /Draft/ }).waitFor();
     await expect(page.locator('.publish-url .mono').textContent()).resolves.toBe(
-      `${server.url.replace('http://', '')}/@${handle}`,
+      `${dash.server.url.replace('http://', '')}/@${handle}`,
     );
 
     // A header and two link blocks; each new link block starts on a link not used yet.
@@ -182,16 +162,14 @@ describe.skipIf(browserSkipReason !== null)('dashboard: bio page editor and medi
         .getByText(/at least|>=1|too small/i)
         .count(),
     ).resolves.toBe(1);
-    expect((await apiCall<{ page: { blocks: unknown[] } }>(page, 'GET', '/bio')).body.page.blocks).toEqual(
-      [],
-    );
+    expect((await apiCall<{ page: { blocks: unknown[] } }>(page, 'GET', '/bio')).page.blocks).toEqual([]);
     await page.locator('li.blk').nth(2).getByLabel('Label').fill('Watch the video');
     await page.getByRole('button', { name: 'Save blocks' }).click();
     await page.getByText('Blocks saved.').waitFor();
     await shoot(page, 'bio-editor-1280');
 
     // The public page 404s while a draft, then shows the blocks in the saved order once published.
-    expect((await fetch(`${server.url}/@${handle}`)).status).toBe(404);
+    expect((await fetch(`${dash.server.url}/@${handle}`)).status).toBe(404);
     await page.getByRole('button', { name: 'Publish', exact: true }).click();
     await page.getByRole('button', { name: 'Unpublish' }).waitFor();
     await page.getByRole('heading', { name: /Published/ }).waitFor();
@@ -200,7 +178,7 @@ describe.skipIf(browserSkipReason !== null)('dashboard: bio page editor and medi
     await expect(live.getAttribute('target')).resolves.toBe('_blank');
 
     const visitor = await context.newPage();
-    const response = await visitor.goto(`${server.url}/@${handle}`);
+    const response = await visitor.goto(`${dash.server.url}/@${handle}`);
     expect(response?.status()).toBe(200);
     await expect(visitor.locator('h1').textContent()).resolves.toBe('Ada Films');
     const blocks = await visitor.locator('.bl > *').evaluateAll((nodes) =>
@@ -219,21 +197,19 @@ describe.skipIf(browserSkipReason !== null)('dashboard: bio page editor and medi
 
     await page.getByRole('button', { name: 'Unpublish' }).click();
     await page.getByRole('button', { name: 'Publish', exact: true }).waitFor();
-    expect((await fetch(`${server.url}/@${handle}`)).status).toBe(404);
-    expect((await fetch(`${server.url}/api/public/bio/${handle}`)).status).toBe(404);
+    expect((await fetch(`${dash.server.url}/@${handle}`)).status).toBe(404);
+    expect((await fetch(`${dash.server.url}/api/public/bio/${handle}`)).status).toBe(404);
     expect(errors).toEqual([]);
     await context.close();
   });
 
   it('a hero changes the accent colour: the preview follows before saving, and the public page after', async () => {
-    const who = await server.user('hero');
-    const { page, errors, context } = await openPage(browser);
-    await logIn(page, server.url, who);
+    const { page, errors, context } = await signedIn('hero');
     const handle = uniqueHandle('theme');
     expect(
-      (await apiCall(page, 'PUT', '/bio', { handle, title: 'Theme Test', published: true })).status,
-    ).toBe(200);
-    await page.goto(`${server.url}/#/bio`);
+      await apiCall<SavedPage>(page, 'PUT', '/bio', { handle, title: 'Theme Test', published: true }),
+    ).toMatchObject({ handle, published: true });
+    await page.goto(`${dash.server.url}/#/bio`);
     const avatar = page.locator('.bio-preview-col .pv-ini');
     await expect(backgroundOf(avatar)).resolves.toBe('rgb(91, 75, 255)');
 
@@ -249,7 +225,7 @@ describe.skipIf(browserSkipReason !== null)('dashboard: bio page editor and medi
 
     await page.getByRole('button', { name: 'Save theme' }).click();
     await page.getByText('Theme saved.').waitFor();
-    const html = await (await fetch(`${server.url}/@${handle}`)).text();
+    const html = await (await fetch(`${dash.server.url}/@${handle}`)).text();
     expect(html).toContain('--ac:#ff0066');
     expect(html).toContain('--bg:#101820');
 
@@ -264,24 +240,22 @@ describe.skipIf(browserSkipReason !== null)('dashboard: bio page editor and medi
   });
 
   it('a sidekick gets handle_taken at the field and sees upgrade notices for the theme and the media kit', async () => {
-    const hero = await server.user('hero');
     const taken = uniqueHandle('taken');
     {
-      const { page, context } = await openPage(browser);
-      await logIn(page, server.url, hero);
-      expect((await apiCall(page, 'PUT', '/bio', { handle: taken })).status).toBe(200);
+      const { page, context } = await signedIn('hero');
+      expect(await apiCall<SavedPage>(page, 'PUT', '/bio', { handle: taken })).toMatchObject({
+        handle: taken,
+      });
       await context.close();
     }
-    const who = await server.user('sidekick');
-    const { page, errors, context } = await openPage(browser);
-    await logIn(page, server.url, who);
-    await page.goto(`${server.url}/#/media-kit`);
+    const { page, errors, context } = await signedIn('sidekick');
+    await page.goto(`${dash.server.url}/#/media-kit`);
     await page.getByRole('heading', { name: 'Create your bio page first' }).waitFor();
     await expect(page.getByRole('link', { name: 'Set up your bio page' }).getAttribute('href')).resolves.toBe(
       '#/bio',
     );
 
-    await page.goto(`${server.url}/#/bio`);
+    await page.goto(`${dash.server.url}/#/bio`);
     await page.getByRole('textbox', { name: 'Handle' }).fill(taken.toUpperCase());
     await page.getByRole('button', { name: 'Claim handle' }).click();
     await expect(page.locator('.field-invalid .field-error').textContent()).resolves.toBe(
@@ -298,7 +272,7 @@ describe.skipIf(browserSkipReason !== null)('dashboard: bio page editor and medi
     await page.getByText('Taps and app-open rates per block come with Hero').waitFor();
     await shoot(page, 'bio-sidekick-1280');
 
-    await page.goto(`${server.url}/#/media-kit`);
+    await page.goto(`${dash.server.url}/#/media-kit`);
     const kitNotice = page.locator('.upgrade[data-feature="mediaKit"]');
     await expect(kitNotice.textContent()).resolves.toContain('Media kit is part of Hero and Legend');
     await expect(page.getByRole('switch', { name: 'Publish the media kit' }).isDisabled()).resolves.toBe(
@@ -314,16 +288,14 @@ describe.skipIf(browserSkipReason !== null)('dashboard: bio page editor and medi
   });
 
   it('a hero publishes the media kit: the public payload answers 200, and 404 before and after clearing', async () => {
-    const who = await server.user('hero');
-    const { page, errors, context } = await openPage(browser);
-    await logIn(page, server.url, who);
+    const { page, errors, context } = await signedIn('hero');
     const handle = uniqueHandle('kit');
-    expect((await apiCall(page, 'PUT', '/bio', { handle, title: 'Kit Test', published: true })).status).toBe(
-      200,
-    );
-    const publicKit = `${server.url}/api/public/media-kit/${handle}`;
+    expect(
+      await apiCall<SavedPage>(page, 'PUT', '/bio', { handle, title: 'Kit Test', published: true }),
+    ).toMatchObject({ handle, published: true });
+    const publicKit = `${dash.server.url}/api/public/media-kit/${handle}`;
 
-    await page.goto(`${server.url}/#/media-kit`);
+    await page.goto(`${dash.server.url}/#/media-kit`);
     await page.getByRole('heading', { name: 'Media kit', level: 1 }).waitFor();
     await shoot(page, 'kit-1280');
     expect((await fetch(publicKit)).status).toBe(404);
@@ -365,53 +337,48 @@ describe.skipIf(browserSkipReason !== null)('dashboard: bio page editor and medi
   });
 
   it('deleting the page asks first, says the links keep redirecting, and frees the handle', async () => {
-    const who = await server.user('hero');
-    const { page, errors, context } = await openPage(browser);
-    await logIn(page, server.url, who);
+    const { page, errors, context } = await signedIn('hero');
     const link = await createLink(page, 'https://www.youtube.com/watch?v=keepme');
     const handle = uniqueHandle('gone');
     await apiCall(page, 'PUT', '/bio', { handle, published: true });
     await apiCall(page, 'PUT', '/bio/blocks', [{ t: 'link', id: 'b1', linkId: link.id, label: 'Keep me' }]);
-    await page.goto(`${server.url}/#/bio`);
+    await page.goto(`${dash.server.url}/#/bio`);
     await page.getByText('Keep me').first().waitFor();
     await page.getByRole('button', { name: 'Delete page' }).click();
     const dialog = page.getByRole('dialog', { name: 'Delete your bio page?' });
     await expect(dialog.textContent()).resolves.toContain('keeps redirecting');
     await dialog.getByRole('button', { name: 'Cancel' }).click();
-    expect((await fetch(`${server.url}/@${handle}`)).status).toBe(200);
+    expect((await fetch(`${dash.server.url}/@${handle}`)).status).toBe(200);
     await page.getByRole('button', { name: 'Delete page' }).click();
     await dialog.getByRole('button', { name: 'Delete bio page' }).click();
     await page.getByRole('heading', { name: 'Claim your handle' }).waitFor();
-    expect((await fetch(`${server.url}/@${handle}`)).status).toBe(404);
+    expect((await fetch(`${dash.server.url}/@${handle}`)).status).toBe(404);
     const redirect = await fetch(link.shortUrl, { redirect: 'manual', headers: { 'user-agent': 'curl/8' } });
     expect(redirect.status).not.toBe(404);
     expect(errors).toEqual([]);
     await context.close();
   });
 
-  it('with the bio and media-kit flags off, both pages say so instead of offering a form', async () => {
-    const off = await startDashboardServer({ FLAGS_OFF: 'linkInBio,mediaKit' });
-    try {
-      const who = await off.user('hero');
-      const { page, context } = await openPage(browser);
-      await logIn(page, off.url, who);
-      await page.goto(`${off.url}/#/bio`);
+  describe('a server with features switched off', () => {
+    const off = useDashboard({ FLAGS_OFF: 'linkInBio,mediaKit' });
+
+    it('with the bio and media-kit flags off, both pages say so instead of offering a form', async () => {
+      const who = await off.server.user('hero');
+      const { page, context } = await openPage(off.browser);
+      await logIn(page, off.server.url, who);
+      await page.goto(`${off.server.url}/#/bio`);
       await expect(page.getByRole('alert').textContent()).resolves.toContain('switched off');
       await expect(page.getByRole('button', { name: 'Claim handle' }).count()).resolves.toBe(0);
-      await page.goto(`${off.url}/#/media-kit`);
+      await page.goto(`${off.server.url}/#/media-kit`);
       await expect(page.getByRole('alert').textContent()).resolves.toContain('switched off');
       await context.close();
-    } finally {
-      await off.close();
-    }
+    });
   });
 
   it('fits a 375 px phone: no horizontal scroll on the editor or the media kit', async () => {
-    const who = await server.user('hero');
-    const { page, errors, context } = await openPage(browser, 375);
-    await logIn(page, server.url, who);
+    const { page, errors, context } = await signedIn('hero', 375);
     const link = await createLink(page, 'https://open.spotify.com/track/4uLU6hMCjMI75M1A2tKUQC');
-    await page.goto(`${server.url}/#/bio`);
+    await page.goto(`${dash.server.url}/#/bio`);
     await page.getByRole('heading', { name: 'Claim your handle' }).waitFor();
     await shoot(page, 'bio-claim-375');
     await apiCall(page, 'PUT', '/bio', {
@@ -444,11 +411,11 @@ describe.skipIf(browserSkipReason !== null)('dashboard: bio page editor and medi
     await page.getByRole('button', { name: 'Edit Social icons' }).click();
     await shoot(page, 'bio-editor-375');
     expect(await overflowing(page)).toEqual([]);
-    await page.goto(`${server.url}/#/media-kit`);
+    await page.goto(`${dash.server.url}/#/media-kit`);
     await page.getByRole('switch', { name: 'Publish the media kit' }).waitFor();
     await shoot(page, 'kit-375');
     expect(await overflowing(page)).toEqual([]);
-    expect(await pageWidth(page)).toBeLessThanOrEqual(375);
+    expect(await fitsWidth(page)).toBe(true);
     expect(errors).toEqual([]);
     await context.close();
   });
