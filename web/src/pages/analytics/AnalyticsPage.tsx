@@ -1,26 +1,25 @@
 import { useMemo } from 'react';
-import type { Analytics, Folder, Link } from '../../api/types';
-import { BarList, ColumnChart, OutcomeSplit, Stat } from '../../components/charts';
+import type { Analytics, Folder, Link, Outcomes } from '../../api/types';
+import { ColumnChart, OutcomeSplit, Stat } from '../../components/charts';
 import { UpgradeNotice } from '../../components/gate';
-import {
-  Banner,
-  Card,
-  EmptyState,
-  formatNumber,
-  formatRate,
-  Loading,
-  PageHeader,
-  SelectField,
-} from '../../components/ui';
+import { Card, EmptyState, formatNumber, formatRate, PageHeader } from '../../components/ui';
 import { hashQuery } from '../../router';
 import { useAuthed } from '../../session';
 import { useApi } from '../../use-api';
+import { shortDisplay } from '../links/common';
+import { FolderFilter, TagFilter } from '../links/filters';
 import {
-  countryName,
-  dayLabel,
-  deviceName,
+  AnalyticsTable,
+  BreakdownCards,
+  DailyTapsChart,
+  LockedStat,
+  NO_OUTCOMES,
+  numeric,
+  OutcomeStats,
+  StatsView,
+} from './sections';
+import {
   hourLabel,
-  NotConnected,
   openRate,
   PeriodPicker,
   periodOf,
@@ -72,44 +71,25 @@ export function AnalyticsPage({ path }: { params: Record<string, string>; path: 
       <div className="an-toolbar">
         <PeriodPicker days={days} onChange={(value) => setQuery(path, { days: String(value) })} />
         {folderList.length > 0 ? (
-          <SelectField
-            label="Folder"
+          <FolderFilter
+            folders={folderList}
             value={folderId}
-            onChange={(event) => setQuery(path, { folder: event.target.value })}
-          >
-            <option value="">All folders</option>
-            {folderList.map((folder) => (
-              <option key={folder.id} value={folder.id}>
-                {folder.name}
-              </option>
-            ))}
-          </SelectField>
+            onChange={(folder) => setQuery(path, { folder })}
+          />
         ) : null}
         {tags.length > 0 || tag ? (
-          <SelectField
-            label="Tag"
+          <TagFilter
+            tags={tags.map((name) => ({ name }))}
             value={tag}
-            onChange={(event) => setQuery(path, { tag: event.target.value })}
-          >
-            <option value="">All tags</option>
-            {(tags.includes(tag) || !tag ? tags : [...tags, tag]).map((name) => (
-              <option key={name} value={name}>
-                {name}
-              </option>
-            ))}
-          </SelectField>
+            onChange={(value) => setQuery(path, { tag: value })}
+          />
         ) : null}
       </div>
-      {stats.error ? <Banner>{stats.error}</Banner> : null}
-      {!stats.data ? (
-        stats.error ? null : (
-          <Loading label="Loading analytics" />
-        )
-      ) : !stats.data.configured ? (
-        <NotConnected />
-      ) : (
-        <Overview data={stats.data} days={days} idBySlug={idBySlug} filtered={Boolean(folderId || tag)} />
-      )}
+      <StatsView stats={stats}>
+        {(data) => (
+          <Overview data={data} days={days} idBySlug={idBySlug} filtered={Boolean(folderId || tag)} />
+        )}
+      </StatsView>
     </div>
   );
 }
@@ -126,9 +106,6 @@ function Overview({
   filtered: boolean;
 }) {
   const locked = data.upgrade !== undefined;
-  const outcomes = data.outcomes;
-  const rate = openRate(outcomes);
-  const reported = outcomes ? reportedOf(outcomes) : 0;
   return (
     <>
       <div className="stats">
@@ -138,26 +115,7 @@ function Overview({
           note={`Last ${days} days${filtered ? ', filtered' : ''}`}
         />
         <Stat label="Links tapped" value={formatNumber(data.perLink.length)} note="with at least one tap" />
-        {locked ? (
-          <div className="stat stat-muted">
-            <div className="stat-label">App-open rate</div>
-            <div className="stat-value">—</div>
-            <div className="stat-note">Hero and Legend</div>
-          </div>
-        ) : (
-          <>
-            <Stat
-              label="App-open rate"
-              value={formatRate(rate)}
-              note={rate === null ? 'no outcomes reported yet' : `of ${formatNumber(reported)} reported taps`}
-            />
-            <Stat
-              label="Opened the app"
-              value={formatNumber(outcomes?.opened ?? 0)}
-              note={`${formatNumber(outcomes?.browser ?? 0)} stayed in the browser`}
-            />
-          </>
-        )}
+        {locked ? <LockedStat label="App-open rate" /> : <OutcomeStats outcomes={data.outcomes} />}
       </div>
       {locked ? (
         <>
@@ -189,98 +147,76 @@ function TopLinks({
           </p>
         </EmptyState>
       ) : (
-        <div className="table-wrap">
-          <table className="an-table">
-            <thead>
-              <tr>
-                <th scope="col">Link</th>
-                <th scope="col" className="num">
-                  Taps
-                </th>
-                <th scope="col" className="num">
-                  Share
-                </th>
+        <AnalyticsTable columns={['Link', numeric('Taps'), numeric('Share')]}>
+          {perLink.slice(0, 20).map((row) => {
+            const link = idBySlug.get(row.slug);
+            return (
+              <tr key={row.slug}>
+                <td className="slug">
+                  {link ? (
+                    <span className="top-link">
+                      <a href={`#/links/${encodeURIComponent(link.id)}/analytics`}>/{row.slug}</a>
+                      <span className="muted">{shortDisplay(link.destination)}</span>
+                    </span>
+                  ) : (
+                    <span>
+                      /{row.slug} <span className="muted">(archived)</span>
+                    </span>
+                  )}
+                </td>
+                <td className="num">{formatNumber(row.clicks)}</td>
+                <td className="num">{formatRate(total > 0 ? row.clicks / total : null)}</td>
               </tr>
-            </thead>
-            <tbody>
-              {perLink.slice(0, 20).map((row) => {
-                const link = idBySlug.get(row.slug);
-                return (
-                  <tr key={row.slug}>
-                    <td className="slug">
-                      {link ? (
-                        <span className="top-link">
-                          <a href={`#/links/${encodeURIComponent(link.id)}/analytics`}>/{row.slug}</a>
-                          <span className="muted">{link.destination.replace(/^https?:\/\//, '')}</span>
-                        </span>
-                      ) : (
-                        <span>
-                          /{row.slug} <span className="muted">(archived)</span>
-                        </span>
-                      )}
-                    </td>
-                    <td className="num">{formatNumber(row.clicks)}</td>
-                    <td className="num">{formatRate(total > 0 ? row.clicks / total : null)}</td>
-                  </tr>
-                );
-              })}
-            </tbody>
-          </table>
-        </div>
+            );
+          })}
+        </AnalyticsTable>
       )}
     </Card>
   );
 }
 
-function FullSeries({ data, days }: { data: Analytics; days: number }) {
-  const byPlatform = new Map<string, { opened: number; browser: number; broken: number }>();
+/** Outcomes per platform, summed over the outcome rows; the platforms with most reports first. */
+function platformOutcomes(data: Analytics): [string, Outcomes][] {
+  const byPlatform = new Map<string, Outcomes>();
   for (const row of data.platformOutcomes ?? []) {
     const key = row.platform ?? '';
-    const entry = byPlatform.get(key) ?? { opened: 0, browser: 0, broken: 0 };
+    const entry = byPlatform.get(key) ?? { ...NO_OUTCOMES };
     if (row.outcome === 'opened' || row.outcome === 'browser' || row.outcome === 'broken')
       entry[row.outcome] += row.clicks;
     byPlatform.set(key, entry);
   }
-  const platformRows = [...byPlatform].sort((a, b) => reportedOf(b[1]) - reportedOf(a[1]));
+  return [...byPlatform].sort((a, b) => reportedOf(b[1]) - reportedOf(a[1]));
+}
+
+function FullSeries({ data, days }: { data: Analytics; days: number }) {
+  const platformRows = platformOutcomes(data);
   return (
     <>
       <Card title="How taps ended">
-        <OutcomeSplit outcomes={data.outcomes ?? { opened: 0, browser: 0, broken: 0 }} />
+        <OutcomeSplit outcomes={data.outcomes ?? NO_OUTCOMES} />
         {platformRows.length > 0 ? (
-          <div className="table-wrap">
-            <table className="an-table" aria-label="App-open rate per platform">
-              <thead>
-                <tr>
-                  <th scope="col">Platform</th>
-                  <th scope="col" className="num">
-                    App-open rate
-                  </th>
-                  <th scope="col" className="num">
-                    Opened
-                  </th>
-                  <th scope="col" className="num">
-                    Browser
-                  </th>
-                  <th scope="col" className="num">
-                    Failed
-                  </th>
-                </tr>
-              </thead>
-              <tbody>
-                {platformRows.map(([platform, o]) => (
-                  <tr key={platform}>
-                    <td>{platformName(platform)}</td>
-                    <td className="num">
-                      <RateCell rate={openRate(o)} />
-                    </td>
-                    <td className="num">{formatNumber(o.opened)}</td>
-                    <td className="num">{formatNumber(o.browser)}</td>
-                    <td className="num">{formatNumber(o.broken)}</td>
-                  </tr>
-                ))}
-              </tbody>
-            </table>
-          </div>
+          <AnalyticsTable
+            label="App-open rate per platform"
+            columns={[
+              'Platform',
+              numeric('App-open rate'),
+              numeric('Opened'),
+              numeric('Browser'),
+              numeric('Failed'),
+            ]}
+          >
+            {platformRows.map(([platform, o]) => (
+              <tr key={platform}>
+                <td>{platformName(platform)}</td>
+                <td className="num">
+                  <RateCell rate={openRate(o)} />
+                </td>
+                <td className="num">{formatNumber(o.opened)}</td>
+                <td className="num">{formatNumber(o.browser)}</td>
+                <td className="num">{formatNumber(o.broken)}</td>
+              </tr>
+            ))}
+          </AnalyticsTable>
         ) : null}
         <p className="an-note">
           Numbers are sampled estimates: read them as trends. A rate shows “—” until a phone reports an
@@ -289,10 +225,7 @@ function FullSeries({ data, days }: { data: Analytics; days: number }) {
       </Card>
       <div className="an-grid">
         <Card title="Taps per day">
-          <ColumnChart
-            label={`Taps per day, last ${days} days`}
-            points={(data.timeseries ?? []).map((row) => ({ label: dayLabel(row.day), value: row.clicks }))}
-          />
+          <DailyTapsChart data={data} days={days} />
         </Card>
         <Card title="Time of day">
           <ColumnChart
@@ -300,39 +233,7 @@ function FullSeries({ data, days }: { data: Analytics; days: number }) {
             points={(data.hourly ?? []).map((row) => ({ label: hourLabel(row.hour), value: row.clicks }))}
           />
         </Card>
-        <Card title="Countries">
-          <BarList
-            label="Taps by country"
-            rows={(data.countries ?? []).map((row) => ({
-              name: countryName(row.country),
-              value: row.clicks,
-            }))}
-          />
-        </Card>
-        <Card title="Devices">
-          <BarList
-            label="Taps by device"
-            rows={(data.devices ?? []).map((row) => ({ name: deviceName(row.device), value: row.clicks }))}
-          />
-        </Card>
-        <Card title="Platforms">
-          <BarList
-            label="Taps by platform"
-            rows={(data.platforms ?? []).map((row) => ({
-              name: platformName(row.platform),
-              value: row.clicks,
-            }))}
-          />
-        </Card>
-        <Card title="Referrers">
-          <BarList
-            label="Taps by referrer"
-            rows={(data.referrers ?? []).map((row) => ({
-              name: row.referrer ?? 'Direct or unknown',
-              value: row.clicks,
-            }))}
-          />
-        </Card>
+        <BreakdownCards data={data} />
       </div>
     </>
   );

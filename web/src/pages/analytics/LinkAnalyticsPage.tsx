@@ -1,5 +1,5 @@
 import type { AbStats, Analytics, Link } from '../../api/types';
-import { BarList, ColumnChart, OutcomeSplit, Stat } from '../../components/charts';
+import { OutcomeSplit, Stat } from '../../components/charts';
 import { UpgradeNotice } from '../../components/gate';
 import {
   Badge,
@@ -9,18 +9,25 @@ import {
   EmptyState,
   formatDateTime,
   formatNumber,
-  formatRate,
   Loading,
   PageHeader,
 } from '../../components/ui';
 import { hashQuery } from '../../router';
 import { useApi } from '../../use-api';
+import { shortDisplay, variantLetter } from '../links/common';
+import {
+  AnalyticsTable,
+  BreakdownCards,
+  DailyTapsChart,
+  LockedStat,
+  NO_OUTCOMES,
+  numeric,
+  OutcomeStats,
+  StatsView,
+} from './sections';
 import {
   countryName,
-  dayLabel,
   deviceName,
-  NotConnected,
-  openRate,
   outcomeLabel,
   outcomeTone,
   PeriodPicker,
@@ -82,7 +89,7 @@ export function LinkAnalyticsPage({ params, path }: { params: Record<string, str
           <span className="link-summary">
             <span className="short">
               <a href={l.shortUrl} target="_blank" rel="noreferrer">
-                {l.shortUrl.replace(/^https?:\/\//, '')}
+                {shortDisplay(l.shortUrl)}
               </a>
               <CopyButton text={l.shortUrl} label="Copy" />
             </span>
@@ -102,16 +109,9 @@ export function LinkAnalyticsPage({ params, path }: { params: Record<string, str
           </>
         }
       />
-      {stats.error ? <Banner>{stats.error}</Banner> : null}
-      {!stats.data ? (
-        stats.error ? null : (
-          <Loading label="Loading analytics" />
-        )
-      ) : !stats.data.configured ? (
-        <NotConnected />
-      ) : (
-        <LinkStats link={l} data={stats.data} days={days} ab={ab.data} clicks={clicks.data} />
-      )}
+      <StatsView stats={stats}>
+        {(data) => <LinkStats link={l} data={data} days={days} ab={ab.data} clicks={clicks.data} />}
+      </StatsView>
       {ab.error ? <Banner>{ab.error}</Banner> : null}
       {clicks.error ? <Banner>{clicks.error}</Banner> : null}
     </div>
@@ -133,38 +133,17 @@ function LinkStats({
 }) {
   const locked = data.upgrade !== undefined;
   const outcomes = data.outcomes;
-  const rate = openRate(outcomes);
-  const reported = outcomes ? reportedOf(outcomes) : 0;
   return (
     <>
       <div className="stats">
         <Stat label="Taps" value={formatNumber(data.total)} note={`Last ${days} days`} />
         {locked ? (
           <>
-            <div className="stat stat-muted">
-              <div className="stat-label">App-open rate</div>
-              <div className="stat-value">—</div>
-              <div className="stat-note">Hero and Legend</div>
-            </div>
-            <div className="stat stat-muted">
-              <div className="stat-label">Opened the app</div>
-              <div className="stat-value">—</div>
-              <div className="stat-note">Hero and Legend</div>
-            </div>
+            <LockedStat label="App-open rate" />
+            <LockedStat label="Opened the app" />
           </>
         ) : (
-          <>
-            <Stat
-              label="App-open rate"
-              value={formatRate(rate)}
-              note={rate === null ? 'no outcomes reported yet' : `of ${formatNumber(reported)} reported taps`}
-            />
-            <Stat
-              label="Opened the app"
-              value={formatNumber(outcomes?.opened ?? 0)}
-              note={`${formatNumber(outcomes?.browser ?? 0)} stayed in the browser`}
-            />
-          </>
+          <OutcomeStats outcomes={outcomes} />
         )}
       </div>
 
@@ -173,8 +152,8 @@ function LinkStats({
       ) : (
         <>
           <Card title="How taps ended">
-            <OutcomeSplit outcomes={outcomes ?? { opened: 0, browser: 0, broken: 0 }} />
-            {reported > 0 ? (
+            <OutcomeSplit outcomes={outcomes ?? NO_OUTCOMES} />
+            {outcomes && reportedOf(outcomes) > 0 ? (
               <p className="an-note">
                 Outcomes come from phones that tapped through the escape page. Numbers are sampled estimates:
                 read them as trends.
@@ -182,48 +161,10 @@ function LinkStats({
             ) : null}
           </Card>
           <Card title="Taps over time">
-            <ColumnChart
-              label={`Taps per day, last ${days} days`}
-              points={(data.timeseries ?? []).map((row) => ({ label: dayLabel(row.day), value: row.clicks }))}
-            />
+            <DailyTapsChart data={data} days={days} />
           </Card>
           <div className="an-grid">
-            <Card title="Countries">
-              <BarList
-                label="Taps by country"
-                rows={(data.countries ?? []).map((row) => ({
-                  name: countryName(row.country),
-                  value: row.clicks,
-                }))}
-              />
-            </Card>
-            <Card title="Devices">
-              <BarList
-                label="Taps by device"
-                rows={(data.devices ?? []).map((row) => ({
-                  name: deviceName(row.device),
-                  value: row.clicks,
-                }))}
-              />
-            </Card>
-            <Card title="Platforms">
-              <BarList
-                label="Taps by platform"
-                rows={(data.platforms ?? []).map((row) => ({
-                  name: platformName(row.platform),
-                  value: row.clicks,
-                }))}
-              />
-            </Card>
-            <Card title="Referrers">
-              <BarList
-                label="Taps by referrer"
-                rows={(data.referrers ?? []).map((row) => ({
-                  name: row.referrer ?? 'Direct or unknown',
-                  value: row.clicks,
-                }))}
-              />
-            </Card>
+            <BreakdownCards data={data} />
           </div>
           {link.ab ? <AbTable link={link} ab={ab} /> : null}
           <RecentClicks clicks={clicks} />
@@ -242,48 +183,35 @@ function AbTable({ link, ab }: { link: Link; ab: AbStats | undefined }) {
       ) : ab.upgrade ? (
         <UpgradeNotice feature="fullAnalytics" compact />
       ) : (
-        <div className="table-wrap">
-          <table className="an-table">
-            <thead>
-              <tr>
-                <th scope="col">Variant</th>
-                <th scope="col">Destination</th>
-                <th scope="col" className="num">
-                  Weight
-                </th>
-                <th scope="col" className="num">
-                  Taps
-                </th>
-                <th scope="col" className="num">
-                  Opened
-                </th>
-                <th scope="col" className="num">
-                  App-open rate
-                </th>
-              </tr>
-            </thead>
-            <tbody>
-              {ab.variants.map((variant) => (
-                <tr key={variant.variant}>
-                  <td>
-                    <Badge tone="brand">{String.fromCharCode(65 + variant.variant)}</Badge>
-                  </td>
-                  <td className="url" title={variant.url}>
-                    {variant.url}
-                  </td>
-                  <td className="num">
-                    {total > 0 ? `${Math.round((variant.weight / total) * 100)}%` : variant.weight}
-                  </td>
-                  <td className="num">{formatNumber(variant.clicks)}</td>
-                  <td className="num">{formatNumber(variant.opened)}</td>
-                  <td className="num">
-                    <RateCell rate={variant.appOpenRate} />
-                  </td>
-                </tr>
-              ))}
-            </tbody>
-          </table>
-        </div>
+        <AnalyticsTable
+          columns={[
+            'Variant',
+            'Destination',
+            numeric('Weight'),
+            numeric('Taps'),
+            numeric('Opened'),
+            numeric('App-open rate'),
+          ]}
+        >
+          {ab.variants.map((variant) => (
+            <tr key={variant.variant}>
+              <td>
+                <Badge tone="brand">{variantLetter(variant.variant)}</Badge>
+              </td>
+              <td className="url" title={variant.url}>
+                {variant.url}
+              </td>
+              <td className="num">
+                {total > 0 ? `${Math.round((variant.weight / total) * 100)}%` : variant.weight}
+              </td>
+              <td className="num">{formatNumber(variant.clicks)}</td>
+              <td className="num">{formatNumber(variant.opened)}</td>
+              <td className="num">
+                <RateCell rate={variant.appOpenRate} />
+              </td>
+            </tr>
+          ))}
+        </AnalyticsTable>
       )}
     </Card>
   );
@@ -301,38 +229,23 @@ function RecentClicks({ clicks }: { clicks: Clicks | undefined }) {
           <p>Share the short link: every human tap shows up here within a second or two.</p>
         </EmptyState>
       ) : (
-        <div className="table-wrap">
-          <table className="an-table">
-            <thead>
-              <tr>
-                <th scope="col">When</th>
-                <th scope="col">Outcome</th>
-                <th scope="col">From app</th>
-                <th scope="col">Where</th>
-                <th scope="col">Device</th>
-              </tr>
-            </thead>
-            <tbody>
-              {clicks.clicks.map((click) => (
-                <tr key={click.id}>
-                  <td>{formatDateTime(click.at)}</td>
-                  <td>
-                    <Badge tone={outcomeTone(click.outcome)}>{outcomeLabel(click.outcome)}</Badge>
-                  </td>
-                  <td>
-                    {click.sourceApp ? platformName(click.sourceApp) : <span className="muted">—</span>}
-                  </td>
-                  <td>
-                    {click.country
-                      ? [click.city, countryName(click.country)].filter(Boolean).join(', ')
-                      : 'Unknown'}
-                  </td>
-                  <td>{deviceName(click.device)}</td>
-                </tr>
-              ))}
-            </tbody>
-          </table>
-        </div>
+        <AnalyticsTable columns={['When', 'Outcome', 'From app', 'Where', 'Device']}>
+          {clicks.clicks.map((click) => (
+            <tr key={click.id}>
+              <td>{formatDateTime(click.at)}</td>
+              <td>
+                <Badge tone={outcomeTone(click.outcome)}>{outcomeLabel(click.outcome)}</Badge>
+              </td>
+              <td>{click.sourceApp ? platformName(click.sourceApp) : <span className="muted">—</span>}</td>
+              <td>
+                {click.country
+                  ? [click.city, countryName(click.country)].filter(Boolean).join(', ')
+                  : 'Unknown'}
+              </td>
+              <td>{deviceName(click.device)}</td>
+            </tr>
+          ))}
+        </AnalyticsTable>
       )}
     </Card>
   );

@@ -12,7 +12,6 @@ import {
   formatNumber,
   Loading,
   PageHeader,
-  SelectField,
   TextField,
 } from '../../components/ui';
 import { TIER_NAMES } from '../../plans';
@@ -20,6 +19,7 @@ import { hashQuery } from '../../router';
 import { useAuthed } from '../../session';
 import { useApi } from '../../use-api';
 import { ArchiveDialog, PowerBadges, platformName, shortDisplay } from './common';
+import { FolderFilter, TagFilter } from './filters';
 import './links.css';
 
 const PAGE_SIZE = 50;
@@ -127,28 +127,17 @@ export function LinksPage({ path }: { params: Record<string, string>; path: stri
             value={search}
             onChange={(event) => setSearch(event.target.value)}
           />
-          <SelectField label="Tag" value={tag} onChange={(event) => setFilter({ tag: event.target.value })}>
-            <option value="">All tags</option>
-            {tag && !tags.some(([t]) => t === tag) ? <option value={tag}>{tag}</option> : null}
-            {tags.map(([t, count]) => (
-              <option key={t} value={t}>
-                {t} ({count})
-              </option>
-            ))}
-          </SelectField>
+          <TagFilter
+            tags={tags.map(([name, count]) => ({ name, count }))}
+            value={tag}
+            onChange={(value) => setFilter({ tag: value })}
+          />
           {hasFolders ? (
-            <SelectField
-              label="Folder"
+            <FolderFilter
+              folders={folders.data?.folders ?? []}
               value={folder}
-              onChange={(event) => setFilter({ folder: event.target.value })}
-            >
-              <option value="">All folders</option>
-              {(folders.data?.folders ?? []).map((f) => (
-                <option key={f.id} value={f.id}>
-                  {f.name}
-                </option>
-              ))}
-            </SelectField>
+              onChange={(value) => setFilter({ folder: value })}
+            />
           ) : null}
           {filtering ? (
             <Button

@@ -1,4 +1,5 @@
 import { Button, TextField } from '../../components/ui';
+import { variantLetter } from './common';
 import { type AbRow, type EditorCardProps, rowKey, type SchedRow, withoutRow, withRowChanged } from './form';
 import { Power, RemoveRowButton, UrlField } from './inputs';
 
@@ -6,9 +7,6 @@ import { Power, RemoveRowButton, UrlField } from './inputs';
 
 const MAX_VARIANTS = 4;
 const MAX_SCHEDULED = 10;
-
-/** Variant 0 → `A`. */
-const variantLetter = (index: number) => String.fromCharCode(65 + index);
 
 export function AbTestSection({ form, update, errors }: EditorCardProps) {
   const setRow = (key: number, change: Partial<AbRow>) =>

@@ -36,6 +36,9 @@ export function shortDisplay(url: string): string {
   return url.replace(/^https?:\/\//, '');
 }
 
+/** A/B variant 0 → `A`: the letter the editor and the analytics call it by. */
+export const variantLetter = (index: number): string => String.fromCharCode(65 + index);
+
 /** The 403 codes name features in snake_case (`ab_testing`): back to the feature, when it is one. */
 export function featureOfCode(code: string): Feature | undefined {
   return (Object.keys(FEATURE_NAMES) as Feature[]).find(
