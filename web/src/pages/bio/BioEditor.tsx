@@ -4,8 +4,8 @@ import type { BioPage, Block, Link, Theme } from '../../api/types';
 import { Badge, PageHeader } from '../../components/ui';
 import { useAuthed } from '../../session';
 import { BlocksCard } from './BlocksCard';
-import { profileOf, sameBlocks, sameProfile, sameTheme, siteOrigin } from './model';
-import { BioPreview } from './PhonePreview';
+import { type Profile, profileOf, sameBlocks, sameProfile, sameTheme, siteOrigin } from './model';
+import { BioPreview, type PreviewPage } from './PhonePreview';
 import { ProfileCard } from './ProfileCard';
 import { PublishCard } from './PublishCard';
 import { DangerZone, NewTabLink } from './parts';
@@ -82,25 +82,7 @@ export function BioEditor({
             onSaved={setSaved}
             dirty={themeDirty}
           />
-          <DangerZone
-            id="danger-title"
-            title="Delete bio page"
-            description={`Takes /@${saved.handle} offline and frees the handle. Your links keep working.`}
-            buttonLabel="Delete page"
-            confirmTitle="Delete your bio page?"
-            confirmLabel="Delete bio page"
-            onConfirm={() => del('/bio')}
-            onDone={onDeleted}
-          >
-            <p>
-              <strong>/@{saved.handle}</strong> goes offline right away and the handle becomes free for anyone
-              to claim. Its blocks, theme and media kit are deleted.
-            </p>
-            <p className="muted">
-              The links on it are not touched: every short link keeps redirecting and counting taps wherever
-              you shared it.
-            </p>
-          </DangerZone>
+          <DeletePageCard handle={saved.handle} onDeleted={onDeleted} />
         </div>
 
         <aside className="bio-preview-col" aria-label="Preview">
@@ -110,12 +92,7 @@ export function BioEditor({
               {dirty ? <Badge tone="warn">Unsaved changes</Badge> : <Badge tone="good">Saved</Badge>}
             </div>
             <BioPreview
-              page={{
-                handle: profile.handle.trim().toLowerCase() || saved.handle,
-                title: profile.title,
-                bio: profile.bio || null,
-                avatarUrl: profile.avatarUrl || null,
-              }}
+              page={previewPageOf(profile, saved.handle)}
               theme={canTheme ? theme : null}
               blocks={blocks}
               links={linkMap}
@@ -126,6 +103,41 @@ export function BioEditor({
         </aside>
       </div>
     </>
+  );
+}
+
+/** The unsaved profile as the phone draws it: a blank handle keeps showing the saved one. */
+function previewPageOf(profile: Profile, savedHandle: string): PreviewPage {
+  return {
+    handle: profile.handle.trim().toLowerCase() || savedHandle,
+    title: profile.title,
+    bio: profile.bio || null,
+    avatarUrl: profile.avatarUrl || null,
+  };
+}
+
+/** Deleting frees the handle; the links on the page keep working, and the dialog says so. */
+function DeletePageCard({ handle, onDeleted }: { handle: string; onDeleted: () => void }) {
+  return (
+    <DangerZone
+      id="danger-title"
+      title="Delete bio page"
+      description={`Takes /@${handle} offline and frees the handle. Your links keep working.`}
+      buttonLabel="Delete page"
+      confirmTitle="Delete your bio page?"
+      confirmLabel="Delete bio page"
+      onConfirm={() => del('/bio')}
+      onDone={onDeleted}
+    >
+      <p>
+        <strong>/@{handle}</strong> goes offline right away and the handle becomes free for anyone to claim.
+        Its blocks, theme and media kit are deleted.
+      </p>
+      <p className="muted">
+        The links on it are not touched: every short link keeps redirecting and counting taps wherever you
+        shared it.
+      </p>
+    </DangerZone>
   );
 }
 

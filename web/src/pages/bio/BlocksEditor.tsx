@@ -1,4 +1,4 @@
-import { useRef, useState } from 'react';
+import { type RefObject, useRef, useState } from 'react';
 import type { Block, Link } from '../../api/types';
 import { BlockFields } from './BlockFields';
 import { BlockCaption, BlockRow, KindIcon, type StatRow } from './BlockRow';
@@ -82,13 +82,7 @@ export function BlocksEditor({
   return (
     <div className="blocks">
       {blocks.length === 0 ? (
-        <div className="blocks-empty">
-          <p className="blocks-empty-title">Your page has no blocks yet</p>
-          <p className="muted">
-            Start with a header, then add the links your audience is looking for. Each link block opens the
-            native app when tapped inside Instagram or TikTok.
-          </p>
-        </div>
+        <NoBlocksYet />
       ) : (
         <ol className="blk-list" ref={listRef} aria-label="Blocks, in page order">
           {blocks.map((block, index) => {
@@ -129,28 +123,55 @@ export function BlocksEditor({
       <p className="sr-only" aria-live="polite">
         {announcement}
       </p>
-      <fieldset className="blk-add" ref={addRef}>
-        <legend>Add a block</legend>
-        <div className="blk-add-row">
-          {ADDABLE_KINDS.map((kind) => (
-            <button
-              key={kind}
-              type="button"
-              className="blk-add-btn"
-              onClick={() => add(kind)}
-              disabled={(kind === 'link' || kind === 'social') && links.length === 0}
-            >
-              <KindIcon kind={kind} />
-              {kind === 'social' ? 'Social' : KIND_NAMES[kind]}
-            </button>
-          ))}
-        </div>
-        {links.length === 0 ? (
-          <p className="hint">
-            Link and social blocks point at your linkhop links. <a href="#/links/new">Create a link</a> first.
-          </p>
-        ) : null}
-      </fieldset>
+      <AddBlockButtons ref={addRef} links={links} onAdd={add} />
     </div>
+  );
+}
+
+function NoBlocksYet() {
+  return (
+    <div className="blocks-empty">
+      <p className="blocks-empty-title">Your page has no blocks yet</p>
+      <p className="muted">
+        Start with a header, then add the links your audience is looking for. Each link block opens the native
+        app when tapped inside Instagram or TikTok.
+      </p>
+    </div>
+  );
+}
+
+/** One button per kind; link and social blocks need a link to point at. */
+function AddBlockButtons({
+  ref,
+  links,
+  onAdd,
+}: {
+  ref: RefObject<HTMLFieldSetElement | null>;
+  links: Link[];
+  onAdd: (kind: BlockKind) => void;
+}) {
+  return (
+    <fieldset className="blk-add" ref={ref}>
+      <legend>Add a block</legend>
+      <div className="blk-add-row">
+        {ADDABLE_KINDS.map((kind) => (
+          <button
+            key={kind}
+            type="button"
+            className="blk-add-btn"
+            onClick={() => onAdd(kind)}
+            disabled={(kind === 'link' || kind === 'social') && links.length === 0}
+          >
+            <KindIcon kind={kind} />
+            {kind === 'social' ? 'Social' : KIND_NAMES[kind]}
+          </button>
+        ))}
+      </div>
+      {links.length === 0 ? (
+        <p className="hint">
+          Link and social blocks point at your linkhop links. <a href="#/links/new">Create a link</a> first.
+        </p>
+      ) : null}
+    </fieldset>
   );
 }

@@ -103,23 +103,7 @@ export function KitEditor({
             cardState={cardStateOf(saved, bioPublished, cardFailed)}
             onCardFailed={() => setCardFailed(true)}
           />
-          {data.kit ? (
-            <DangerZone
-              id="kit-clear-title"
-              title="Clear media kit"
-              description="Unpublishes it and switches every section off. Your bio page stays."
-              buttonLabel="Clear kit"
-              confirmTitle="Clear the media kit?"
-              confirmLabel="Clear media kit"
-              onConfirm={() => del('/media-kit')}
-              onDone={cleared}
-            >
-              <p>
-                <strong>/@{handle}/media-kit</strong> and its share card go offline, and every section is
-                switched off. Your bio page, links and analytics are not touched.
-              </p>
-            </DangerZone>
-          ) : null}
+          {data.kit ? <ClearKitCard handle={handle} onCleared={cleared} /> : null}
         </div>
 
         <aside className="kit-preview-col" aria-label="Preview">
@@ -133,5 +117,26 @@ export function KitEditor({
         </aside>
       </div>
     </>
+  );
+}
+
+/** Clearing unpublishes the kit and switches every section off; the bio page stays. */
+function ClearKitCard({ handle, onCleared }: { handle: string; onCleared: () => void }) {
+  return (
+    <DangerZone
+      id="kit-clear-title"
+      title="Clear media kit"
+      description="Unpublishes it and switches every section off. Your bio page stays."
+      buttonLabel="Clear kit"
+      confirmTitle="Clear the media kit?"
+      confirmLabel="Clear media kit"
+      onConfirm={() => del('/media-kit')}
+      onDone={onCleared}
+    >
+      <p>
+        <strong>/@{handle}/media-kit</strong> and its share card go offline, and every section is switched
+        off. Your bio page, links and analytics are not touched.
+      </p>
+    </DangerZone>
   );
 }
