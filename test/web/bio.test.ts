@@ -28,8 +28,11 @@ async function createLink(page: Page, url: string): Promise<CreatedLink> {
   return created;
 }
 
-/** PUT /bio answers with the page it stored. */
-type SavedPage = { handle: string; published: boolean };
+/** Claims (or updates) the page through the API; PUT /bio answers with the page it stored. */
+async function putBio(page: Page, fields: { handle: string; published?: boolean; [key: string]: unknown }) {
+  const saved = await apiCall<{ handle: string; published: boolean }>(page, 'PUT', '/bio', fields);
+  expect(saved).toMatchObject(fields.published === undefined ? { handle: fields.handle } : fields);
+}
 
 /** Page order as the editor lists it: each row's visible name. */
 async function editorOrder(page: Page): Promise<string[]> {
@@ -71,22 +74,24 @@ async function shoot(page: Page, name: string): Promise<void> {
   }
 }
 
+type Dashboard = ReturnType<typeof useDashboard>;
+
+/** A fresh browser context (at `width` px) logged in as a new user on `tier`. */
+async function signedIn(on: Dashboard, tier: Parameters<DashboardServer['user']>[0], width?: number) {
+  const who = await on.server.user(tier);
+  const opened = await openPage(on.browser, width);
+  await logIn(opened.page, on.server.url, who);
+  return opened;
+}
+
 let counter = 0;
 const uniqueHandle = (stem: string) => `${stem}_${Date.now().toString(36)}${counter++}`;
 
 describe.skipIf(browserSkipReason !== null)('dashboard: bio page editor and media kit in Chromium', () => {
   const dash = useDashboard();
 
-  /** A fresh browser context (at `width` px) logged in as a new user on `tier`. */
-  async function signedIn(tier: Parameters<DashboardServer['user']>[0], width?: number) {
-    const who = await dash.server.user(tier);
-    const opened = await openPage(dash.browser, width);
-    await logIn(opened.page, dash.server.url, who);
-    return opened;
-  }
-
   it('claims a handle, builds and reorders blocks by drag and keyboard, publishes, and /@handle shows them in order', async () => {
-    const { page, errors, context } = await signedIn('hero');
+    const { page, errors, context } = await signedIn(dash, 'hero');
     const video = await createLink(page, 'https://www.youtube.com/watch?v=dQw4w9WgXcQ');
     const song = await createLink(page, 'https://open.spotify.com/track/4uLU6hMCjMI75M1A2tKUQC');
 
@@ -104,9 +109,8 @@ describe.skipIf(browserSkipReason !== null)('dashboard: bio page editor and medi
     await page.getByLabel('Display name').fill('Ada Films');
     await page.getByRole('button', { name: 'Claim handle' }).click();
     await page.getByRole('heading', { name: /Draft/ }).waitFor();
-    await expect(page.locator('.publish-url .mono').textContent()).resolves.toBe(
-      `${dash.server.url.replace('http://', '')}/@${handle}`,
-    );
+    const address = `${dash.server.url.replace('http://', '')}/@${handle}`;
+    expect(await page.locator('.publish-url .mono').textContent()).toBe(address);
 
     // A header and two link blocks; each new link block starts on a link not used yet.
     await page.getByRole('button', { name: 'Header', exact: true }).click();
@@ -204,11 +208,9 @@ describe.skipIf(browserSkipReason !== null)('dashboard: bio page editor and medi
   });
 
   it('a hero changes the accent colour: the preview follows before saving, and the public page after', async () => {
-    const { page, errors, context } = await signedIn('hero');
+    const { page, errors, context } = await signedIn(dash, 'hero');
     const handle = uniqueHandle('theme');
-    expect(
-      await apiCall<SavedPage>(page, 'PUT', '/bio', { handle, title: 'Theme Test', published: true }),
-    ).toMatchObject({ handle, published: true });
+    await putBio(page, { handle, title: 'Theme Test', published: true });
     await page.goto(`${dash.server.url}/#/bio`);
     const avatar = page.locator('.bio-preview-col .pv-ini');
     await expect(backgroundOf(avatar)).resolves.toBe('rgb(91, 75, 255)');
@@ -231,9 +233,7 @@ describe.skipIf(browserSkipReason !== null)('dashboard: bio page editor and medi
 
     // A preset fills all three colours at once.
     await page.getByRole('button', { name: 'Midnight' }).click();
-    await expect(page.getByRole('button', { name: 'Midnight' }).getAttribute('aria-pressed')).resolves.toBe(
-      'true',
-    );
+    expect(await page.getByRole('button', { name: 'Midnight' }).getAttribute('aria-pressed')).toBe('true');
     await expect(backgroundOf(screen)).resolves.toBe('rgb(15, 14, 23)');
     expect(errors).toEqual([]);
     await context.close();
@@ -242,25 +242,20 @@ describe.skipIf(browserSkipReason !== null)('dashboard: bio page editor and medi
   it('a sidekick gets handle_taken at the field and sees upgrade notices for the theme and the media kit', async () => {
     const taken = uniqueHandle('taken');
     {
-      const { page, context } = await signedIn('hero');
-      expect(await apiCall<SavedPage>(page, 'PUT', '/bio', { handle: taken })).toMatchObject({
-        handle: taken,
-      });
+      const { page, context } = await signedIn(dash, 'hero');
+      await putBio(page, { handle: taken });
       await context.close();
     }
-    const { page, errors, context } = await signedIn('sidekick');
+    const { page, errors, context } = await signedIn(dash, 'sidekick');
     await page.goto(`${dash.server.url}/#/media-kit`);
     await page.getByRole('heading', { name: 'Create your bio page first' }).waitFor();
-    await expect(page.getByRole('link', { name: 'Set up your bio page' }).getAttribute('href')).resolves.toBe(
-      '#/bio',
-    );
+    expect(await page.getByRole('link', { name: 'Set up your bio page' }).getAttribute('href')).toBe('#/bio');
 
     await page.goto(`${dash.server.url}/#/bio`);
     await page.getByRole('textbox', { name: 'Handle' }).fill(taken.toUpperCase());
     await page.getByRole('button', { name: 'Claim handle' }).click();
-    await expect(page.locator('.field-invalid .field-error').textContent()).resolves.toBe(
-      'That handle is already taken. Try another one.',
-    );
+    const takenMessage = 'That handle is already taken. Try another one.';
+    expect(await page.locator('.field-invalid .field-error').textContent()).toBe(takenMessage);
     await page.getByRole('textbox', { name: 'Handle' }).fill(uniqueHandle('side'));
     await page.getByRole('button', { name: 'Claim handle' }).click();
     await page.getByRole('heading', { name: /Draft/ }).waitFor();
@@ -275,9 +270,7 @@ describe.skipIf(browserSkipReason !== null)('dashboard: bio page editor and medi
     await page.goto(`${dash.server.url}/#/media-kit`);
     const kitNotice = page.locator('.upgrade[data-feature="mediaKit"]');
     await expect(kitNotice.textContent()).resolves.toContain('Media kit is part of Hero and Legend');
-    await expect(page.getByRole('switch', { name: 'Publish the media kit' }).isDisabled()).resolves.toBe(
-      true,
-    );
+    expect(await page.getByRole('switch', { name: 'Publish the media kit' }).isDisabled()).toBe(true);
     await expect(page.getByRole('button', { name: 'Save settings' }).count()).resolves.toBe(0);
     // The read-only preview of the public payload: nothing switched on, so nothing to show (no zeros).
     await page.getByTestId('kit-preview').getByText('Nothing to show yet').waitFor();
@@ -288,11 +281,9 @@ describe.skipIf(browserSkipReason !== null)('dashboard: bio page editor and medi
   });
 
   it('a hero publishes the media kit: the public payload answers 200, and 404 before and after clearing', async () => {
-    const { page, errors, context } = await signedIn('hero');
+    const { page, errors, context } = await signedIn(dash, 'hero');
     const handle = uniqueHandle('kit');
-    expect(
-      await apiCall<SavedPage>(page, 'PUT', '/bio', { handle, title: 'Kit Test', published: true }),
-    ).toMatchObject({ handle, published: true });
+    await putBio(page, { handle, title: 'Kit Test', published: true });
     const publicKit = `${dash.server.url}/api/public/media-kit/${handle}`;
 
     await page.goto(`${dash.server.url}/#/media-kit`);
@@ -314,7 +305,7 @@ describe.skipIf(browserSkipReason !== null)('dashboard: bio page editor and medi
     await page.reload();
     await expect(page.getByRole('switch', { name: 'Total taps' }).isChecked()).resolves.toBe(true);
     await expect(page.getByRole('switch', { name: 'Platforms' }).isChecked()).resolves.toBe(false);
-    await expect(page.getByRole('link', { name: 'View public kit' }).getAttribute('href')).resolves.toBe(
+    expect(await page.getByRole('link', { name: 'View public kit' }).getAttribute('href')).toBe(
       `/@${handle}/media-kit`,
     );
     // No taps yet: the preview says so instead of showing zeros, and the card (409 no_data) is hidden.
@@ -329,18 +320,16 @@ describe.skipIf(browserSkipReason !== null)('dashboard: bio page editor and medi
       .click();
     await page.getByText('Media kit cleared.').waitFor();
     expect((await fetch(publicKit)).status).toBe(404);
-    await expect(page.getByRole('switch', { name: 'Publish the media kit' }).isChecked()).resolves.toBe(
-      false,
-    );
+    expect(await page.getByRole('switch', { name: 'Publish the media kit' }).isChecked()).toBe(false);
     expect(errors).toEqual([]);
     await context.close();
   });
 
   it('deleting the page asks first, says the links keep redirecting, and frees the handle', async () => {
-    const { page, errors, context } = await signedIn('hero');
+    const { page, errors, context } = await signedIn(dash, 'hero');
     const link = await createLink(page, 'https://www.youtube.com/watch?v=keepme');
     const handle = uniqueHandle('gone');
-    await apiCall(page, 'PUT', '/bio', { handle, published: true });
+    await putBio(page, { handle, published: true });
     await apiCall(page, 'PUT', '/bio/blocks', [{ t: 'link', id: 'b1', linkId: link.id, label: 'Keep me' }]);
     await page.goto(`${dash.server.url}/#/bio`);
     await page.getByText('Keep me').first().waitFor();
@@ -363,9 +352,7 @@ describe.skipIf(browserSkipReason !== null)('dashboard: bio page editor and medi
     const off = useDashboard({ FLAGS_OFF: 'linkInBio,mediaKit' });
 
     it('with the bio and media-kit flags off, both pages say so instead of offering a form', async () => {
-      const who = await off.server.user('hero');
-      const { page, context } = await openPage(off.browser);
-      await logIn(page, off.server.url, who);
+      const { page, context } = await signedIn(off, 'hero');
       await page.goto(`${off.server.url}/#/bio`);
       await expect(page.getByRole('alert').textContent()).resolves.toContain('switched off');
       await expect(page.getByRole('button', { name: 'Claim handle' }).count()).resolves.toBe(0);
@@ -376,38 +363,26 @@ describe.skipIf(browserSkipReason !== null)('dashboard: bio page editor and medi
   });
 
   it('fits a 375 px phone: no horizontal scroll on the editor or the media kit', async () => {
-    const { page, errors, context } = await signedIn('hero', 375);
+    const { page, errors, context } = await signedIn(dash, 'hero', 375);
     const link = await createLink(page, 'https://open.spotify.com/track/4uLU6hMCjMI75M1A2tKUQC');
+    const longLabel = 'A long label for a link block to see it wrap';
     await page.goto(`${dash.server.url}/#/bio`);
     await page.getByRole('heading', { name: 'Claim your handle' }).waitFor();
     await shoot(page, 'bio-claim-375');
-    await apiCall(page, 'PUT', '/bio', {
+    await putBio(page, {
       handle: uniqueHandle('a_rather_long_handle'),
       title: 'Someone With A Long Display Name',
       bio: 'Filmmaker and coffee nerd.\nNew videos every Friday.',
     });
     await apiCall(page, 'PUT', '/bio/blocks', [
       { t: 'header', id: 'h', text: 'Latest' },
-      {
-        t: 'link',
-        id: 'l',
-        linkId: link.id,
-        label: 'A long label for a link block to see it wrap',
-        note: 'A note',
-      },
+      { t: 'link', id: 'l', linkId: link.id, label: longLabel, note: 'A note' },
       { t: 'text', id: 't', text: 'Thanks for stopping by!' },
-      {
-        t: 'social',
-        id: 's',
-        items: [
-          { key: 'spotify', linkId: link.id },
-          { key: 'apple_music', linkId: link.id },
-        ],
-      },
+      { t: 'social', id: 's', items: ['spotify', 'apple_music'].map((key) => ({ key, linkId: link.id })) },
     ]);
     await page.reload();
     await page.getByRole('heading', { name: /Draft/ }).waitFor();
-    await page.getByRole('button', { name: 'Edit A long label for a link block to see it wrap' }).click();
+    await page.getByRole('button', { name: `Edit ${longLabel}` }).click();
     await page.getByRole('button', { name: 'Edit Social icons' }).click();
     await shoot(page, 'bio-editor-375');
     expect(await overflowing(page)).toEqual([]);
