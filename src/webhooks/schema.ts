@@ -3,16 +3,9 @@ import { isHttpUrl } from '../core/urls.js';
 
 /** Webhook subscriptions (hosted-service.md sections 2 and 6): bodies, responses and the seven events. */
 
-export const WEBHOOK_EVENTS = [
-  'link.created',
-  'link.updated',
-  'link.archived',
-  'app.opened',
-  'app.browser',
-  'app.broken',
-  'contact.captured',
-] as const;
-export type WebhookEvent = (typeof WEBHOOK_EVENTS)[number];
+import { WEBHOOK_EVENTS, type WebhookEvent } from './events.js';
+
+export { WEBHOOK_EVENTS, type WebhookEvent };
 
 export const MAX_WEBHOOK_URL = 2048;
 export const MAX_WEBHOOKS_PER_ORG = 5;

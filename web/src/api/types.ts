@@ -5,6 +5,7 @@
  */
 import type { z } from 'zod';
 import type { Feature, Features, Tier } from '../../../src/accounts/plans.js';
+import type { Contact, ContactDetail } from '../../../src/audience/service.js';
 import type { BioPage, BioStats, Block, Theme } from '../../../src/bio/schema.js';
 import type { Segment, SegmentFilter } from '../../../src/broadcasts/segments.js';
 import type { Broadcast } from '../../../src/broadcasts/service.js';
@@ -20,8 +21,13 @@ import type {
 } from '../../../src/links/schema.js';
 import type { dashboardKitSchema, PublicKit, settingsSchema } from '../../../src/mediakit/schema.js';
 import type { Pixel } from '../../../src/pixels/pixels.js';
+import type { SocialAccount } from '../../../src/social/accounts.js';
+import type { presentFiring, Rule } from '../../../src/social/automations.js';
 import type { Trigger } from '../../../src/social/trigger.js';
 import type { CreatedWebhook, Webhook } from '../../../src/webhooks/schema.js';
+
+export type Automation = Rule;
+export type Firing = ReturnType<typeof presentFiring>;
 
 export type {
   AbVariant,
@@ -29,6 +35,8 @@ export type {
   BioStats,
   Block,
   Broadcast,
+  Contact,
+  ContactDetail,
   CreatedWebhook,
   CreateLinkInput,
   Feature,
@@ -42,6 +50,7 @@ export type {
   SchedEntry,
   Segment,
   SegmentFilter,
+  SocialAccount,
   Theme,
   Tier,
   Trigger,
@@ -113,54 +122,15 @@ export interface Analytics {
   upgrade?: string;
 }
 
-export interface Contact {
-  id: string;
-  email: string;
-  sourceSlug: string | null;
-  country: string | null;
-  createdAt: string;
-}
-
 export interface AudienceList {
   count: number;
   contacts: Contact[];
-}
-
-export interface SocialAccount {
-  id: string;
-  provider: 'instagram';
-  providerUserId: string;
-  username: string;
-  status: 'active' | 'needs_reconnect' | 'revoked';
-  statusMessage: string | null;
-  connectedAt: string;
-  expiresAt: string | null;
 }
 
 export interface SocialMeta {
   appConfigured: boolean;
   appMode: 'development' | 'live';
   authUrl: string | null;
-}
-
-export interface Automation {
-  id: string;
-  accountId: string;
-  linkId: string;
-  dmText: string;
-  enabled: boolean;
-  createdAt: string;
-  updatedAt: string;
-  trigger: Trigger;
-}
-
-export interface Firing {
-  id: string;
-  status: 'queued' | 'sent' | 'failed' | 'skipped';
-  error: string | null;
-  reason: string | null;
-  sourceId: string;
-  createdAt: string;
 }
 
 export interface AutomationStats {

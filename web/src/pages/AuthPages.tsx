@@ -20,30 +20,36 @@ function AuthFrame({ title, children }: { title: string; children: React.ReactNo
   );
 }
 
-export function SignupPage() {
+/** Posts the form, logs in with the session it answers, and keeps the failure for the page to show. */
+function useAuthSubmit(path: string, form: object, describe: (error: unknown) => string) {
   const { setSession } = useSession();
-  const [form, setForm] = useState({ orgName: '', email: '', password: '' });
   const [errors, setErrors] = useState<Record<string, string>>({});
   const [failure, setFailure] = useState<string>();
   const [busy, setBusy] = useState(false);
-  const set = (key: keyof typeof form) => (event: React.ChangeEvent<HTMLInputElement>) =>
-    setForm({ ...form, [key]: event.target.value });
-
   async function submit(event: FormEvent) {
     event.preventDefault();
     setBusy(true);
     setErrors({});
     setFailure(undefined);
     try {
-      setSession(await post<Session>('/auth/signup', form));
+      setSession(await post<Session>(path, form));
       navigate('/links');
     } catch (error) {
+      // Zod issues go to their fields; anything else is one sentence above the form.
       if (error instanceof ApiError && error.body.issues) setErrors(error.fieldErrors());
-      else setFailure(messageOf(error));
+      else setFailure(describe(error));
     } finally {
       setBusy(false);
     }
   }
+  return { submit, busy, failure, errors };
+}
+
+export function SignupPage() {
+  const [form, setForm] = useState({ orgName: '', email: '', password: '' });
+  const { submit, busy, failure, errors } = useAuthSubmit('/auth/signup', form, messageOf);
+  const set = (key: keyof typeof form) => (event: React.ChangeEvent<HTMLInputElement>) =>
+    setForm({ ...form, [key]: event.target.value });
 
   return (
     <AuthFrame title="Create your workspace">
@@ -89,28 +95,12 @@ export function SignupPage() {
 }
 
 export function LoginPage() {
-  const { setSession } = useSession();
   const [form, setForm] = useState({ email: '', password: '' });
-  const [failure, setFailure] = useState<string>();
-  const [busy, setBusy] = useState(false);
-
-  async function submit(event: FormEvent) {
-    event.preventDefault();
-    setBusy(true);
-    setFailure(undefined);
-    try {
-      setSession(await post<Session>('/auth/login', form));
-      navigate('/links');
-    } catch (error) {
-      setFailure(
-        error instanceof ApiError && error.status === 401
-          ? 'That email and password do not match an account.'
-          : messageOf(error),
-      );
-    } finally {
-      setBusy(false);
-    }
-  }
+  const { submit, busy, failure, errors } = useAuthSubmit('/auth/login', form, (error) =>
+    error instanceof ApiError && error.status === 401
+      ? 'That email and password do not match an account.'
+      : messageOf(error),
+  );
 
   return (
     <AuthFrame title="Log in">
@@ -121,6 +111,7 @@ export function LoginPage() {
           type="email"
           value={form.email}
           onChange={(e) => setForm({ ...form, email: e.target.value })}
+          error={errors.email}
           autoComplete="email"
           required
         />
@@ -129,6 +120,7 @@ export function LoginPage() {
           type="password"
           value={form.password}
           onChange={(e) => setForm({ ...form, password: e.target.value })}
+          error={errors.password}
           autoComplete="current-password"
           required
         />

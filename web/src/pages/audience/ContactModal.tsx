@@ -1,20 +1,7 @@
-import type { Contact } from '../../api/types';
+import type { Contact, ContactDetail } from '../../api/types';
 import { Badge, Banner, Button, formatDate, formatDateTime, Loading, Modal } from '../../components/ui';
 import { useApi } from '../../use-api';
 import { StatusBadge } from './words';
-
-interface ContactDetail extends Contact {
-  consentText: string;
-  unsubscribedAt: string | null;
-  sourceLinkId: string | null;
-  broadcasts: {
-    id: string;
-    subject: string;
-    status: 'queued' | 'sending' | 'sent' | 'failed' | 'skipped';
-    reason: string | null;
-    sentAt: string | null;
-  }[];
-}
 
 const REASONS: Record<string, string> = {
   unsubscribed: 'They had unsubscribed.',

@@ -1,20 +1,11 @@
 import { useState } from 'react';
+import { WEBHOOK_EVENTS, type WebhookEvent } from '../../../../src/webhooks/events.js';
 import { ApiError, post } from '../../api/client';
 import type { CreatedWebhook } from '../../api/types';
 import { useWrite, WriteForm } from '../../components/confirm';
 import { Button, TextField } from '../../components/ui';
 
-/** The server's list (src/webhooks/schema.ts), copied: importing that module would bundle Zod. */
-const WEBHOOK_EVENTS = [
-  'link.created',
-  'link.updated',
-  'link.archived',
-  'app.opened',
-  'app.browser',
-  'app.broken',
-  'contact.captured',
-] as const;
-type EventName = (typeof WEBHOOK_EVENTS)[number];
+type EventName = WebhookEvent;
 
 const EVENT_HELP: Record<EventName, string> = {
   'link.created': 'A link is created (dashboard, app or API)',
