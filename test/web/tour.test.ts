@@ -3,6 +3,7 @@ import { join } from 'node:path';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { FakeSocialProvider } from '../fakes/social-provider.js';
+import { LOW_CONTRAST } from './contrast.js';
 import { type Demo, fakeProviderEnv, seedDemo } from './demo.js';
 import {
   browserSkipReason,
@@ -71,6 +72,7 @@ async function checkAndShoot(page: Page, name: string, width: number): Promise<v
   const overflow = Number(await page.evaluate('document.documentElement.scrollWidth - window.innerWidth'));
   expect(overflow, `${name} at ${width}px scrolls sideways`).toBeLessThanOrEqual(0);
   expect(await page.evaluate(UNNAMED_CONTROLS), `${name}: controls without a name`).toEqual([]);
+  expect(await page.evaluate(LOW_CONTRAST), `${name}: text below WCAG AA contrast`).toEqual([]);
   if (shots) await shoot(page, `dashboard-${name}-${width}.png`);
 }
 
