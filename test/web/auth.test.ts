@@ -51,6 +51,34 @@ describe.skipIf(browserSkipReason !== null)('dashboard: landing, sign-up and log
     await context.close();
   });
 
+  it('works from the keyboard alone: log in, skip to content, reach a page through the navigation', async () => {
+    const who = await dash.server.user('hero');
+    const { page, context } = await openPage(dash.browser);
+    await page.goto(`${dash.server.url}/#/login`);
+    await page.getByLabel('Email').focus();
+    await page.keyboard.type(who.email);
+    await page.keyboard.press('Tab');
+    await page.keyboard.type(who.password);
+    await page.keyboard.press('Enter');
+    await page.getByRole('heading', { name: 'Links', level: 1 }).waitFor();
+    // The first Tab stop is the skip button; it moves focus to the main region.
+    await page.keyboard.press('Tab');
+    await expect(page.evaluate(() => document.activeElement?.textContent)).resolves.toBe('Skip to content');
+    await page.keyboard.press('Enter');
+    await expect(page.evaluate(() => document.activeElement?.id)).resolves.toBe('main');
+    // Tab through the navigation to Analytics and follow it with Enter.
+    await page.getByRole('link', { name: 'Links', exact: true }).first().focus();
+    for (let i = 0; i < 10; i++) {
+      const label = await page.evaluate(() => document.activeElement?.textContent ?? '');
+      if (label === 'Analytics') break;
+      await page.keyboard.press('Tab');
+    }
+    await page.keyboard.press('Enter');
+    await page.getByRole('heading', { name: 'Analytics', level: 1 }).waitFor();
+    expect(page.url()).toContain('#/analytics');
+    await context.close();
+  });
+
   it('serves hashed assets gzipped and immutable', async () => {
     const html = await (await fetch(`${dash.server.url}/`)).text();
     const script = /src="(\/assets\/[^"]+\.js)"/.exec(html)?.[1];
