@@ -1,5 +1,5 @@
 import type { ServerMode } from '../config.js';
-import { startServer } from '../main.js';
+import { startServer } from '../server.js';
 
 /** `linkhop serve` and `linkhop engine`: run until SIGTERM/SIGINT. */
 export async function runServe(mode: ServerMode): Promise<void> {
