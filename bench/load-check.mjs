@@ -68,6 +68,8 @@ async function main() {
   let exited = false;
   const exit = new Promise((resolve) => hosted.once('exit', (code) => resolve(code)));
   try {
+    // The service migrates the database as it starts: the CLI must not race it on the same SQLite file.
+    await waitForHealth(HOSTED);
     const org = JSON.parse(
       execFileSync(
         process.execPath,
@@ -78,7 +80,6 @@ async function main() {
         },
       ),
     );
-    await waitForHealth(HOSTED);
     const response = await fetch(`${HOSTED}/v1/links`, {
       method: 'POST',
       headers: { authorization: `Bearer ${org.apiKey}`, 'content-type': 'application/json' },

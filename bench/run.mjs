@@ -79,6 +79,8 @@ function startServer(command, port, env) {
 
 /** A legend organization and one link with UTM and routing, made the way a user would (CLI, then /v1). */
 async function seedHosted(databaseUrl) {
+  // The service migrates the database as it starts: the CLI must not race it on the same SQLite file.
+  await waitForHealth('http://127.0.0.1:4503');
   const org = JSON.parse(
     execFileSync(
       process.execPath,
@@ -89,7 +91,6 @@ async function seedHosted(databaseUrl) {
       },
     ),
   );
-  await waitForHealth('http://127.0.0.1:4503');
   const response = await fetch('http://127.0.0.1:4503/v1/links', {
     method: 'POST',
     headers: { authorization: `Bearer ${org.apiKey}`, 'content-type': 'application/json' },
