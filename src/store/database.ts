@@ -74,7 +74,15 @@ export async function migrateToLatest(store: Store): Promise<MigrationReport> {
     allowUnorderedMigrations: true,
     ...(store.schema ? { migrationTableSchema: store.schema } : {}),
   });
-  const { error, results } = await migrator.migrateToLatest();
+  let { error, results } = await migrator.migrateToLatest();
+  // PostgreSQL serializes migrators with Kysely's lock table; SQLite has no such lock, so a second process
+  // migrating the same file at the same moment (the CLI beside a starting server) can find a table the
+  // first one just created. That migration is done: read the bookkeeping again and carry on.
+  for (let attempt = 1; error && store.dialect === 'sqlite' && attempt <= 3; attempt++) {
+    if (!/already exists/.test(String(error instanceof Error ? error.message : error))) break;
+    await new Promise((resolve) => setTimeout(resolve, 100 * attempt));
+    ({ error, results } = await migrator.migrateToLatest());
+  }
   if (error) {
     const failed = results?.find((result) => result.status === 'Error');
     const reason = error instanceof Error ? error.message : String(error);
