@@ -210,7 +210,8 @@ describe.skipIf(browserSkipReason !== null)('dashboard: API keys, webhooks and p
       expect((await page.request.post(`${dash.server.url}/api/links`, { data: { url } })).status()).toBe(201);
     await page.goto(`${dash.server.url}/#/settings`);
     await page.getByRole('heading', { name: 'Plan & settings', level: 1 }).waitFor();
-    await expect(page.locator('.usage-head').textContent()).resolves.toMatch(/Live links\s*2 of 25/);
+    // The heading renders before the link count arrives: wait for the count itself.
+    await page.locator('.usage-head', { hasText: /Live links\s*2 of 25/ }).waitFor();
     await expect(
       page.getByRole('progressbar', { name: 'Live links used' }).getAttribute('aria-valuenow'),
     ).resolves.toBe('2');

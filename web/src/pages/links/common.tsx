@@ -1,7 +1,7 @@
-import { useState } from 'react';
 import { ApiError, messageOf, post } from '../../api/client';
 import type { Feature, Link } from '../../api/types';
-import { Badge, Banner, Button, Modal } from '../../components/ui';
+import { ConfirmDialog } from '../../components/confirm';
+import { Badge } from '../../components/ui';
 import { FEATURE_NAMES, upgradeSentence } from '../../plans';
 
 /** Shared bits of the two links pages: names, badges and the archive dialog. */
@@ -92,27 +92,18 @@ export function ArchiveDialog({
   onClose: () => void;
   onArchived: (link: Link) => void;
 }) {
-  const [busy, setBusy] = useState(false);
-  const [failure, setFailure] = useState<string>();
-  const close = () => {
-    setFailure(undefined);
-    onClose();
-  };
-  async function archive() {
-    if (!link) return;
-    setBusy(true);
-    setFailure(undefined);
-    try {
-      await post(`/links/${link.id}/archive`);
-      onArchived(link);
-    } catch (error) {
-      setFailure(messageOf(error));
-    } finally {
-      setBusy(false);
-    }
-  }
   return (
-    <Modal open={link !== null} title="Archive this link?" onClose={close}>
+    <ConfirmDialog
+      open={link !== null}
+      title="Archive this link?"
+      confirmLabel="Archive link"
+      onClose={onClose}
+      onConfirm={async () => {
+        if (!link) return;
+        await post(`/links/${link.id}/archive`);
+        onArchived(link);
+      }}
+    >
       {link ? (
         <div className="lk-archive-dialog">
           <p>
@@ -123,17 +114,8 @@ export function ArchiveDialog({
             It <strong>keeps redirecting</strong>: anyone who already has it (a bio, a post, a printed QR
             code) still lands on the destination. Archiving cannot be undone from the dashboard.
           </p>
-          {failure ? <Banner>{failure}</Banner> : null}
-          <div className="form-actions lk-modal-actions">
-            <Button variant="secondary" onClick={close}>
-              Cancel
-            </Button>
-            <Button variant="danger" busy={busy} onClick={() => void archive()}>
-              Archive link
-            </Button>
-          </div>
         </div>
       ) : null}
-    </Modal>
+    </ConfirmDialog>
   );
 }
