@@ -106,16 +106,16 @@ describe.skipIf(browserSkipReason !== null)('dashboard: analytics pages with rea
     // The link's own page.
     await page.goto(`${dash.server.url}/#/links/${video.id}/analytics`);
     await page.getByRole('heading', { name: 'Link analytics', level: 1 }).waitFor();
-    await expect(page.locator('.link-summary').textContent()).resolves.toContain(
-      'youtube.com/watch?v=dQw4w9WgXcQ',
-    );
+    await expect
+      .poll(() => page.locator('.link-summary').textContent())
+      .toContain('youtube.com/watch?v=dQw4w9WgXcQ');
     await page.locator('.stat').first().waitFor();
     expect(await stat(page, 'Taps')).toBe('5');
     expect(await stat(page, 'App-open rate')).toBe('66.7%');
     expect(await stat(page, 'Opened the app')).toBe('2');
     const legend = page.locator('.outcome-legend');
-    await expect(legend.textContent()).resolves.toContain('Opened the app: 2 (66.7%)');
-    await expect(legend.textContent()).resolves.toContain('Stayed in browser: 1 (33.3%)');
+    await expect.poll(() => legend.textContent()).toContain('Opened the app: 2 (66.7%)');
+    await expect.poll(() => legend.textContent()).toContain('Stayed in browser: 1 (33.3%)');
     // Recent taps: five rows, newest first, with the outcome of each.
     const rows = page.getByRole('table').last().locator('tbody tr');
     await until(
@@ -123,12 +123,12 @@ describe.skipIf(browserSkipReason !== null)('dashboard: analytics pages with rea
       (count) => count === 5,
     );
     expect(await rows.count()).toBe(5);
-    await expect(rows.filter({ hasText: 'Opened the app' }).count()).resolves.toBe(2);
-    await expect(rows.filter({ hasText: 'Stayed in browser' }).count()).resolves.toBe(1);
-    await expect(rows.filter({ hasText: 'Instagram' }).count()).resolves.toBe(3);
-    await expect(page.getByRole('list', { name: 'Taps by device' }).textContent()).resolves.toMatch(
-      /iPhone \/ iPad\s*3.*Desktop\s*2/s,
-    );
+    await expect.poll(() => rows.filter({ hasText: 'Opened the app' }).count()).toBe(2);
+    await expect.poll(() => rows.filter({ hasText: 'Stayed in browser' }).count()).toBe(1);
+    await expect.poll(() => rows.filter({ hasText: 'Instagram' }).count()).toBe(3);
+    await expect
+      .poll(() => page.getByRole('list', { name: 'Taps by device' }).textContent())
+      .toMatch(/iPhone \/ iPad\s*3.*Desktop\s*2/s);
     // The period picker rewrites the route; the same taps are inside 7 days.
     await page.getByText('7 days', { exact: true }).click();
     await page.waitForURL(/days=7/);
@@ -149,15 +149,15 @@ describe.skipIf(browserSkipReason !== null)('dashboard: analytics pages with rea
     expect(await stat(page, 'Taps')).toBe('6');
     expect(await stat(page, 'Links tapped')).toBe('2');
     expect(await stat(page, 'App-open rate')).toBe('66.7%');
-    await expect(page.locator('.outcome-legend').textContent()).resolves.toContain(
-      'Opened the app: 2 (66.7%)',
-    );
+    await expect
+      .poll(() => page.locator('.outcome-legend').textContent())
+      .toContain('Opened the app: 2 (66.7%)');
     const perPlatform = page.getByRole('table', { name: 'App-open rate per platform' });
-    await expect(perPlatform.locator('tbody tr').first().textContent()).resolves.toMatch(
-      /^YouTube\s*66\.7%\s*2\s*1\s*0$/,
-    );
+    await expect
+      .poll(() => perPlatform.locator('tbody tr').first().textContent())
+      .toMatch(/^YouTube\s*66\.7%\s*2\s*1\s*0$/);
     const top = page.getByRole('link', { name: `/${video.slug}` });
-    await expect(top.getAttribute('href')).resolves.toBe(`#/links/${video.id}/analytics`);
+    await expect.poll(() => top.getAttribute('href')).toBe(`#/links/${video.id}/analytics`);
     // Export CSV: the dashboard twin answers the same rows, with the cookie only.
     const exportHref = await page.getByRole('link', { name: 'Export CSV' }).getAttribute('href');
     expect(exportHref).toMatch(/^\/api\/analytics\/export\?days=30/);
@@ -175,9 +175,9 @@ describe.skipIf(browserSkipReason !== null)('dashboard: analytics pages with rea
       ),
     ).toBe('5');
     expect(await stat(page, 'Links tapped')).toBe('1');
-    await expect(page.getByRole('link', { name: 'Export CSV' }).getAttribute('href')).resolves.toContain(
-      'tag=promo',
-    );
+    await expect
+      .poll(() => page.getByRole('link', { name: 'Export CSV' }).getAttribute('href'))
+      .toContain('tag=promo');
     await page.getByLabel('Tag').selectOption('');
     expect(
       await until(
@@ -193,11 +193,11 @@ describe.skipIf(browserSkipReason !== null)('dashboard: analytics pages with rea
     await page.locator('.stat').first().waitFor();
     expect(await stat(page, 'Taps')).toBe('6');
     expect(await stat(page, 'App-open rate')).toBe('—');
-    await expect(page.locator('[data-feature="fullAnalytics"]').textContent()).resolves.toContain(
-      'Full analytics is part of Hero and Legend. You are on Sidekick.',
-    );
-    await expect(page.locator('.outcome-legend').count()).resolves.toBe(0);
-    await expect(page.getByRole('link', { name: 'Export CSV' }).count()).resolves.toBe(0);
+    await expect
+      .poll(() => page.locator('[data-feature="fullAnalytics"]').textContent())
+      .toContain('Full analytics is part of Hero and Legend. You are on Sidekick.');
+    await expect.poll(() => page.locator('.outcome-legend').count()).toBe(0);
+    await expect.poll(() => page.getByRole('link', { name: 'Export CSV' }).count()).toBe(0);
     await shot(page, 'analytics-sidekick');
     await page.goto(`${dash.server.url}/#/links/${video.id}/analytics`);
     await page.getByRole('heading', { name: 'Link analytics', level: 1 }).waitFor();
@@ -205,8 +205,8 @@ describe.skipIf(browserSkipReason !== null)('dashboard: analytics pages with rea
     expect(await stat(page, 'Taps')).toBe('5');
     expect(await stat(page, 'App-open rate')).toBe('—');
     await page.locator('[data-feature="fullAnalytics"]').waitFor();
-    await expect(page.locator('.outcome-legend').count()).resolves.toBe(0);
-    await expect(page.getByRole('heading', { name: 'Recent taps' }).count()).resolves.toBe(0);
+    await expect.poll(() => page.locator('.outcome-legend').count()).toBe(0);
+    await expect.poll(() => page.getByRole('heading', { name: 'Recent taps' }).count()).toBe(0);
     await shot(page, 'link-analytics-sidekick');
     expect(errors).toEqual([]);
     await context.close();
@@ -236,9 +236,9 @@ describe.skipIf(browserSkipReason !== null)('dashboard: analytics pages with rea
     await page.locator('.stat').first().waitFor();
     expect(await stat(page, 'Taps')).toBe('1');
     expect(await stat(page, 'App-open rate')).toBe('—');
-    await expect(
-      page.locator('.stat', { hasText: 'App-open rate' }).locator('.stat-note').textContent(),
-    ).resolves.toBe('no outcomes reported yet');
+    await expect
+      .poll(() => page.locator('.stat', { hasText: 'App-open rate' }).locator('.stat-note').textContent())
+      .toBe('no outcomes reported yet');
     // The A/B table: both variants, weights as shares, the one visit counted on one of them.
     const variants = page.getByRole('heading', { name: 'A/B variants' }).locator('xpath=ancestor::section');
     const cells = await variants.locator('tbody tr').allTextContents();
@@ -259,11 +259,11 @@ describe.skipIf(browserSkipReason !== null)('dashboard: analytics pages with rea
       const { page, errors, context } = await openPage(dash.browser);
       await logIn(page, off.url, who);
       await page.goto(`${off.url}/#/analytics`);
-      await expect(
-        page.getByRole('status').filter({ hasText: 'not connected' }).textContent(),
-      ).resolves.toContain('Analytics is not connected on this server');
-      await expect(page.locator('.stat, .chart, .barlist').count()).resolves.toBe(0);
-      await expect(page.getByRole('link', { name: 'Export CSV' }).count()).resolves.toBe(0);
+      await expect
+        .poll(() => page.getByRole('status').filter({ hasText: 'not connected' }).textContent())
+        .toContain('Analytics is not connected on this server');
+      await expect.poll(() => page.locator('.stat, .chart, .barlist').count()).toBe(0);
+      await expect.poll(() => page.getByRole('link', { name: 'Export CSV' }).count()).toBe(0);
       await shot(page, 'analytics-off');
       expect(errors).toEqual([]);
       await context.close();

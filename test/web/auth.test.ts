@@ -9,7 +9,7 @@ describe.skipIf(browserSkipReason !== null)('dashboard: landing, sign-up and log
     const response = await page.goto(`${dash.server.url}/`);
     expect(response?.status()).toBe(200);
     expect(response?.headers()['content-security-policy']).toContain("script-src 'self'");
-    await expect(page.getByRole('heading', { level: 1 }).textContent()).resolves.toContain('open the app');
+    await expect.poll(() => page.getByRole('heading', { level: 1 }).textContent()).toContain('open the app');
     await page.getByRole('link', { name: 'Sign up free' }).click();
     await page.getByRole('heading', { name: 'Create your workspace' }).waitFor();
     expect(errors).toEqual([]);
@@ -24,11 +24,11 @@ describe.skipIf(browserSkipReason !== null)('dashboard: landing, sign-up and log
     await page.getByLabel('Password').fill('short');
     await page.getByRole('button', { name: 'Create workspace' }).click();
     const passwordError = page.locator('.field-invalid .field-error');
-    await expect(passwordError.textContent()).resolves.toBe('Passwords have at least 8 characters');
+    await expect.poll(() => passwordError.textContent()).toBe('Passwords have at least 8 characters');
     await page.getByLabel('Password').fill('a much longer password');
     await page.getByRole('button', { name: 'Create workspace' }).click();
     await page.getByRole('heading', { name: 'Links', level: 1 }).waitFor();
-    await expect(page.locator('.nav-org').textContent()).resolves.toContain('Night Owl Studio');
+    await expect.poll(() => page.locator('.nav-org').textContent()).toContain('Night Owl Studio');
     // The session survives a reload (the HttpOnly cookie), and logging out returns to the landing page.
     await page.reload();
     await page.getByRole('heading', { name: 'Links', level: 1 }).waitFor();
@@ -45,9 +45,9 @@ describe.skipIf(browserSkipReason !== null)('dashboard: landing, sign-up and log
     await page.getByLabel('Email').fill(who.email);
     await page.getByLabel('Password').fill('not the password');
     await page.getByRole('button', { name: 'Log in' }).click();
-    await expect(page.getByRole('alert').textContent()).resolves.toContain('do not match');
+    await expect.poll(() => page.getByRole('alert').textContent()).toContain('do not match');
     await logIn(page, dash.server.url, who);
-    await expect(page.locator('.tier').textContent()).resolves.toBe('Hero');
+    await expect.poll(() => page.locator('.tier').textContent()).toBe('Hero');
     await context.close();
   });
 
@@ -63,9 +63,9 @@ describe.skipIf(browserSkipReason !== null)('dashboard: landing, sign-up and log
     await page.getByRole('heading', { name: 'Links', level: 1 }).waitFor();
     // The first Tab stop is the skip button; it moves focus to the main region.
     await page.keyboard.press('Tab');
-    await expect(page.evaluate(() => document.activeElement?.textContent)).resolves.toBe('Skip to content');
+    await expect.poll(() => page.evaluate(() => document.activeElement?.textContent)).toBe('Skip to content');
     await page.keyboard.press('Enter');
-    await expect(page.evaluate(() => document.activeElement?.id)).resolves.toBe('main');
+    await expect.poll(() => page.evaluate(() => document.activeElement?.id)).toBe('main');
     // Tab through the navigation to Analytics and follow it with Enter.
     await page.getByRole('link', { name: 'Links', exact: true }).first().focus();
     for (let i = 0; i < 10; i++) {

@@ -102,7 +102,7 @@ describe.skipIf(browserSkipReason !== null)('dashboard: bio page editor and medi
     // The server's invalid_handle lands at the handle field.
     await page.getByRole('textbox', { name: 'Handle' }).fill('a!');
     await page.getByRole('button', { name: 'Claim handle' }).click();
-    await expect(page.locator('.field-invalid .field-error').textContent()).resolves.toContain('3 to 30');
+    await expect.poll(() => page.locator('.field-invalid .field-error').textContent()).toContain('3 to 30');
 
     const handle = uniqueHandle('ada');
     await page.getByRole('textbox', { name: 'Handle' }).fill(handle);
@@ -124,7 +124,7 @@ describe.skipIf(browserSkipReason !== null)('dashboard: bio page editor and medi
     await first.getByLabel('Note (optional)').fill('Opens in YouTube');
     await page.getByRole('button', { name: 'Link', exact: true }).click();
     const second = page.locator('li.blk').nth(2);
-    await expect(second.getByLabel('Link', { exact: true }).inputValue()).resolves.toBe(song.id);
+    await expect.poll(() => second.getByLabel('Link', { exact: true }).inputValue()).toBe(song.id);
     await second.getByLabel('Link', { exact: true }).selectOption(song.id);
     await second.getByLabel('Label').fill('Listen on Spotify');
     expect(await editorOrder(page)).toEqual(['Fresh drops', 'Watch the video', 'Listen on Spotify']);
@@ -136,36 +136,39 @@ describe.skipIf(browserSkipReason !== null)('dashboard: bio page editor and medi
       .dragTo(page.locator('li.blk').nth(0));
     expect(await editorOrder(page)).toEqual(['Listen on Spotify', 'Fresh drops', 'Watch the video']);
     // The preview follows the unsaved order.
-    await expect(page.locator('.pv-l').allTextContents()).resolves.toEqual([
-      'Listen on Spotify',
-      'Watch the videoOpens in YouTube',
-    ]);
+    await expect
+      .poll(() => page.locator('.pv-l').allTextContents())
+      .toEqual(['Listen on Spotify', 'Watch the videoOpens in YouTube']);
 
     // And by keyboard: the header goes back to the top; focus stays on a move button of that block.
     await page.getByRole('button', { name: 'Move Fresh drops up' }).click();
     expect(await editorOrder(page)).toEqual(['Fresh drops', 'Listen on Spotify', 'Watch the video']);
-    await expect(focusedLabel(page)).resolves.toBe('Move Fresh drops down');
-    await expect(page.getByRole('button', { name: 'Move Fresh drops up' }).isDisabled()).resolves.toBe(true);
+    await expect.poll(() => focusedLabel(page)).toBe('Move Fresh drops down');
+    await expect
+      .poll(() => page.getByRole('button', { name: 'Move Fresh drops up' }).isDisabled())
+      .toBe(true);
 
     // A block added by mistake goes again; the keyboard lands on the block before it.
     await page.getByRole('button', { name: 'Text', exact: true }).click();
     await page.locator('li.blk').nth(3).getByRole('textbox', { name: 'Text' }).fill('oops');
     await page.getByRole('button', { name: 'Delete oops' }).click();
     expect(await editorOrder(page)).toEqual(['Fresh drops', 'Listen on Spotify', 'Watch the video']);
-    await expect(focusedLabel(page)).resolves.toBe('Edit Watch the video');
+    await expect.poll(() => focusedLabel(page)).toBe('Edit Watch the video');
 
     // An empty label is refused by the server (invalid_blocks) and shown at that block's field.
     await page.locator('li.blk').nth(2).getByLabel('Label').fill('');
     await page.getByRole('button', { name: 'Save blocks' }).click();
     await page.getByText('Some blocks need a fix before they can be saved').waitFor();
-    await expect(
-      page
-        .locator('li.blk')
-        .nth(2)
-        .locator('.field-invalid')
-        .getByText(/at least|>=1|too small/i)
-        .count(),
-    ).resolves.toBe(1);
+    await expect
+      .poll(() =>
+        page
+          .locator('li.blk')
+          .nth(2)
+          .locator('.field-invalid')
+          .getByText(/at least|>=1|too small/i)
+          .count(),
+      )
+      .toBe(1);
     expect((await apiCall<{ page: { blocks: unknown[] } }>(page, 'GET', '/bio')).page.blocks).toEqual([]);
     await page.locator('li.blk').nth(2).getByLabel('Label').fill('Watch the video');
     await page.getByRole('button', { name: 'Save blocks' }).click();
@@ -178,13 +181,13 @@ describe.skipIf(browserSkipReason !== null)('dashboard: bio page editor and medi
     await page.getByRole('button', { name: 'Unpublish' }).waitFor();
     await page.getByRole('heading', { name: /Published/ }).waitFor();
     const live = page.getByRole('link', { name: 'View live page' });
-    await expect(live.getAttribute('href')).resolves.toBe(`/@${handle}`);
-    await expect(live.getAttribute('target')).resolves.toBe('_blank');
+    await expect.poll(() => live.getAttribute('href')).toBe(`/@${handle}`);
+    await expect.poll(() => live.getAttribute('target')).toBe('_blank');
 
     const visitor = await context.newPage();
     const response = await visitor.goto(`${dash.server.url}/@${handle}`);
     expect(response?.status()).toBe(200);
-    await expect(visitor.locator('h1').textContent()).resolves.toBe('Ada Films');
+    await expect.poll(() => visitor.locator('h1').textContent()).toBe('Ada Films');
     const blocks = await visitor.locator('.bl > *').evaluateAll((nodes) =>
       nodes.map((n) => ({
         tag: n.tagName,
@@ -213,17 +216,17 @@ describe.skipIf(browserSkipReason !== null)('dashboard: bio page editor and medi
     await putBio(page, { handle, title: 'Theme Test', published: true });
     await page.goto(`${dash.server.url}/#/bio`);
     const avatar = page.locator('.bio-preview-col .pv-ini');
-    await expect(backgroundOf(avatar)).resolves.toBe('rgb(91, 75, 255)');
+    await expect.poll(() => backgroundOf(avatar)).toBe('rgb(91, 75, 255)');
 
     await page.getByLabel('Accent', { exact: true }).fill('#ff0066');
-    await expect(backgroundOf(avatar)).resolves.toBe('rgb(255, 0, 102)');
+    await expect.poll(() => backgroundOf(avatar)).toBe('rgb(255, 0, 102)');
     // The native picker mirrors the text field.
-    await expect(page.getByLabel('Accent colour picker').inputValue()).resolves.toBe('#ff0066');
+    await expect.poll(() => page.getByLabel('Accent colour picker').inputValue()).toBe('#ff0066');
     await page.getByLabel('Background', { exact: true }).fill('not a colour');
     await page.getByText('Use a colour such as').waitFor();
     await page.getByLabel('Background', { exact: true }).fill('#101820');
     const screen = page.locator('.bio-preview-col .phone-screen');
-    await expect(backgroundOf(screen)).resolves.toBe('rgb(16, 24, 32)');
+    await expect.poll(() => backgroundOf(screen)).toBe('rgb(16, 24, 32)');
 
     await page.getByRole('button', { name: 'Save theme' }).click();
     await page.getByText('Theme saved.').waitFor();
@@ -234,7 +237,7 @@ describe.skipIf(browserSkipReason !== null)('dashboard: bio page editor and medi
     // A preset fills all three colours at once.
     await page.getByRole('button', { name: 'Midnight' }).click();
     expect(await page.getByRole('button', { name: 'Midnight' }).getAttribute('aria-pressed')).toBe('true');
-    await expect(backgroundOf(screen)).resolves.toBe('rgb(15, 14, 23)');
+    await expect.poll(() => backgroundOf(screen)).toBe('rgb(15, 14, 23)');
     expect(errors).toEqual([]);
     await context.close();
   });
@@ -261,20 +264,22 @@ describe.skipIf(browserSkipReason !== null)('dashboard: bio page editor and medi
     await page.getByRole('heading', { name: /Draft/ }).waitFor();
 
     const themeNotice = page.locator('.upgrade[data-feature="bioCustomTheme"]');
-    await expect(themeNotice.textContent()).resolves.toContain('Custom bio theme is part of Hero and Legend');
-    await expect(page.getByLabel('Accent', { exact: true }).count()).resolves.toBe(0);
+    await expect
+      .poll(() => themeNotice.textContent())
+      .toContain('Custom bio theme is part of Hero and Legend');
+    await expect.poll(() => page.getByLabel('Accent', { exact: true }).count()).toBe(0);
     // Per-block stats need full analytics: said once, quietly.
     await page.getByText('Taps and app-open rates per block come with Hero').waitFor();
     await shoot(page, 'bio-sidekick-1280');
 
     await page.goto(`${dash.server.url}/#/media-kit`);
     const kitNotice = page.locator('.upgrade[data-feature="mediaKit"]');
-    await expect(kitNotice.textContent()).resolves.toContain('Media kit is part of Hero and Legend');
+    await expect.poll(() => kitNotice.textContent()).toContain('Media kit is part of Hero and Legend');
     expect(await page.getByRole('switch', { name: 'Publish the media kit' }).isDisabled()).toBe(true);
-    await expect(page.getByRole('button', { name: 'Save settings' }).count()).resolves.toBe(0);
+    await expect.poll(() => page.getByRole('button', { name: 'Save settings' }).count()).toBe(0);
     // The read-only preview of the public payload: nothing switched on, so nothing to show (no zeros).
     await page.getByTestId('kit-preview').getByText('Nothing to show yet').waitFor();
-    await expect(page.getByTestId('kit-preview').locator('.pv-tile').count()).resolves.toBe(0);
+    await expect.poll(() => page.getByTestId('kit-preview').locator('.pv-tile').count()).toBe(0);
     await shoot(page, 'kit-sidekick-1280');
     expect(errors).toEqual([]);
     await context.close();
@@ -303,15 +308,15 @@ describe.skipIf(browserSkipReason !== null)('dashboard: bio page editor and medi
     expect(kit).not.toHaveProperty('published');
     // Saved settings survive a reload; the public page link appears.
     await page.reload();
-    await expect(page.getByRole('switch', { name: 'Total taps' }).isChecked()).resolves.toBe(true);
-    await expect(page.getByRole('switch', { name: 'Platforms' }).isChecked()).resolves.toBe(false);
+    await expect.poll(() => page.getByRole('switch', { name: 'Total taps' }).isChecked()).toBe(true);
+    await expect.poll(() => page.getByRole('switch', { name: 'Platforms' }).isChecked()).toBe(false);
     expect(await page.getByRole('link', { name: 'View public kit' }).getAttribute('href')).toBe(
       `/@${handle}/media-kit`,
     );
     // No taps yet: the preview says so instead of showing zeros, and the card (409 no_data) is hidden.
     await page.getByTestId('kit-preview').getByText('Nothing to show yet').waitFor();
     await page.getByText('The share card appears once taps have been measured.').waitFor();
-    await expect(page.locator('.kit-card-img').count()).resolves.toBe(0);
+    await expect.poll(() => page.locator('.kit-card-img').count()).toBe(0);
 
     await page.getByRole('button', { name: 'Clear kit' }).click();
     await page
@@ -335,7 +340,7 @@ describe.skipIf(browserSkipReason !== null)('dashboard: bio page editor and medi
     await page.getByText('Keep me').first().waitFor();
     await page.getByRole('button', { name: 'Delete page' }).click();
     const dialog = page.getByRole('dialog', { name: 'Delete your bio page?' });
-    await expect(dialog.textContent()).resolves.toContain('keeps redirecting');
+    await expect.poll(() => dialog.textContent()).toContain('keeps redirecting');
     await dialog.getByRole('button', { name: 'Cancel' }).click();
     expect((await fetch(`${dash.server.url}/@${handle}`)).status).toBe(200);
     await page.getByRole('button', { name: 'Delete page' }).click();
@@ -354,10 +359,10 @@ describe.skipIf(browserSkipReason !== null)('dashboard: bio page editor and medi
     it('with the bio and media-kit flags off, both pages say so instead of offering a form', async () => {
       const { page, context } = await signedIn(off, 'hero');
       await page.goto(`${off.server.url}/#/bio`);
-      await expect(page.getByRole('alert').textContent()).resolves.toContain('switched off');
-      await expect(page.getByRole('button', { name: 'Claim handle' }).count()).resolves.toBe(0);
+      await expect.poll(() => page.getByRole('alert').textContent()).toContain('switched off');
+      await expect.poll(() => page.getByRole('button', { name: 'Claim handle' }).count()).toBe(0);
       await page.goto(`${off.server.url}/#/media-kit`);
-      await expect(page.getByRole('alert').textContent()).resolves.toContain('switched off');
+      await expect.poll(() => page.getByRole('alert').textContent()).toContain('switched off');
       await context.close();
     });
   });

@@ -70,15 +70,17 @@ describe.skipIf(browserSkipReason !== null)('dashboard: audience, broadcasts and
         await page.getByRole('heading', { name: 'Audience', level: 1 }).waitFor();
         const table = page.locator('table');
         await table.getByText(first).waitFor();
-        await expect(table.getByText(second).count()).resolves.toBe(1);
-        await expect(page.locator('.audience-count').textContent()).resolves.toBe(`${before.count} contacts`);
+        await expect.poll(() => table.getByText(second).count()).toBe(1);
+        await expect
+          .poll(() => page.locator('.audience-count').textContent())
+          .toBe(`${before.count} contacts`);
         const row = page.locator('tr', { hasText: first });
-        await expect(row.textContent()).resolves.toContain(`/${link.slug}`);
-        await expect(row.textContent()).resolves.toContain('DE');
+        await expect.poll(() => row.textContent()).toContain(`/${link.slug}`);
+        await expect.poll(() => row.textContent()).toContain('DE');
 
         // The search box filters on the client.
         await page.getByLabel('Search contacts').fill('grace');
-        await expect(page.locator('tbody tr').count()).resolves.toBe(1);
+        await expect.poll(() => page.locator('tbody tr').count()).toBe(1);
         await page.getByLabel('Search contacts').fill('');
         expect(await fitsWidth(page)).toBe(true);
         await shot(page, 'audience');
@@ -88,10 +90,12 @@ describe.skipIf(browserSkipReason !== null)('dashboard: audience, broadcasts and
         const dialog = page.getByRole('dialog', { name: 'Contact' });
         const consent = dialog.locator('blockquote.consent');
         await consent.waitFor();
-        await expect(consent.textContent()).resolves.toBe(
-          'I agree to receive emails from Studio hero. I can unsubscribe at any time with the link in every email.',
-        );
-        await expect(dialog.textContent()).resolves.toContain('Subscribed');
+        await expect
+          .poll(() => consent.textContent())
+          .toBe(
+            'I agree to receive emails from Studio hero. I can unsubscribe at any time with the link in every email.',
+          );
+        await expect.poll(() => dialog.textContent()).toContain('Subscribed');
         await shot(page, 'audience-detail');
         await dialog.getByRole('button', { name: 'Close' }).click();
 
@@ -102,7 +106,7 @@ describe.skipIf(browserSkipReason !== null)('dashboard: audience, broadcasts and
           .getByRole('button', { name: 'Delete contact' })
           .click();
         await page.getByText(`${second} was deleted`).waitFor();
-        await expect(table.getByText(second).count()).resolves.toBe(0);
+        await expect.poll(() => table.getByText(second).count()).toBe(0);
         const after = await apiCall<{ count: number; contacts: { email: string }[] }>(
           page,
           'GET',
@@ -110,9 +114,9 @@ describe.skipIf(browserSkipReason !== null)('dashboard: audience, broadcasts and
         );
         expect(after.count).toBe(before.count - 1);
         expect(after.contacts.map((contact) => contact.email)).not.toContain(second);
-        await expect(page.locator('.audience-count').textContent()).resolves.toBe(
-          `${after.count} ${after.count === 1 ? 'contact' : 'contacts'}`,
-        );
+        await expect
+          .poll(() => page.locator('.audience-count').textContent())
+          .toBe(`${after.count} ${after.count === 1 ? 'contact' : 'contacts'}`);
 
         // Export: a plain download of the CSV.
         const [download] = await Promise.all([
@@ -145,14 +149,14 @@ describe.skipIf(browserSkipReason !== null)('dashboard: audience, broadcasts and
       // The server's rule at the field: an empty body is refused before anything is saved.
       await page.getByLabel('Subject').fill('Draft subject');
       await page.getByRole('button', { name: 'Create draft' }).click();
-      await expect(page.locator('.field-invalid .field-error').textContent()).resolves.toBe(
-        'Write the email body',
-      );
+      await expect
+        .poll(() => page.locator('.field-invalid .field-error').textContent())
+        .toBe('Write the email body');
       await page.getByLabel('Email body (HTML)').fill('<h1>New video</h1><p>It is out now.</p>');
       await page.getByRole('button', { name: 'Create draft' }).click();
       await page.getByText('Draft “Draft subject” saved.').waitFor();
       const row = page.locator('tbody tr', { hasText: 'Draft subject' });
-      await expect(row.locator('.badge').textContent()).resolves.toBe('Draft');
+      await expect.poll(() => row.locator('.badge').textContent()).toBe('Draft');
 
       // Edit the draft (PATCH).
       await row.getByRole('button', { name: 'Edit' }).click();
@@ -165,12 +169,12 @@ describe.skipIf(browserSkipReason !== null)('dashboard: audience, broadcasts and
       const sent = page.locator('tbody tr', { hasText: 'The new video is out' });
       await sent.getByRole('button', { name: 'Send…' }).click();
       const dialog = page.getByRole('dialog', { name: 'Send this broadcast?' });
-      await expect(dialog.textContent()).resolves.toContain(
-        `${audience.count} ${audience.count === 1 ? 'contact' : 'contacts'}`,
-      );
+      await expect
+        .poll(() => dialog.textContent())
+        .toContain(`${audience.count} ${audience.count === 1 ? 'contact' : 'contacts'}`);
       await dialog.getByRole('button', { name: 'Send now' }).click();
       await sent.locator('.badge', { hasText: 'Sent' }).waitFor({ timeout: 20_000 });
-      await expect(sent.locator('.counts').textContent()).resolves.toContain(`${audience.count} sent`);
+      await expect.poll(() => sent.locator('.counts').textContent()).toContain(`${audience.count} sent`);
       await page.getByText(/“The new video is out” was sent to/).waitFor();
       await shot(page, 'broadcasts-sent');
       await page.setViewportSize({ width: 375, height: 812 });
@@ -182,15 +186,17 @@ describe.skipIf(browserSkipReason !== null)('dashboard: audience, broadcasts and
       );
       expect(smtp.messages[0]?.headers.get('subject')).toBe('The new video is out');
       // A sent broadcast is no longer editable.
-      await expect(sent.getByRole('button', { name: 'Edit' }).count()).resolves.toBe(0);
+      await expect.poll(() => sent.getByRole('button', { name: 'Edit' }).count()).toBe(0);
 
       // The contact's detail lists what they received.
       const someone = audience.contacts[0]?.email as string;
       await page.goto(`${dash.server.url}/#/audience`);
       await page.getByRole('button', { name: `Details of ${someone}` }).click();
       const received = page.getByRole('dialog', { name: 'Contact' }).locator('.received li');
-      await expect(received.locator('.received-subject').textContent()).resolves.toBe('The new video is out');
-      await expect(received.locator('.badge').textContent()).resolves.toBe('Sent');
+      await expect
+        .poll(() => received.locator('.received-subject').textContent())
+        .toBe('The new video is out');
+      await expect.poll(() => received.locator('.badge').textContent()).toBe('Sent');
       expect(errors).toEqual([]);
       await context.close();
     });
@@ -235,7 +241,7 @@ describe.skipIf(browserSkipReason !== null)('dashboard: audience, broadcasts and
       await page.getByText('Instagram connected as @night.owl.studio').waitFor();
       expect(new URL(page.url()).hash).toBe('#/automations');
       const account = page.locator('.account', { hasText: '@night.owl.studio' });
-      await expect(account.locator('.badge').textContent()).resolves.toBe('Active');
+      await expect.poll(() => account.locator('.badge').textContent()).toBe('Active');
 
       // A link typed into the DM text is refused at the field, naming what to remove.
       await page.getByRole('button', { name: 'New rule' }).click();
@@ -244,10 +250,10 @@ describe.skipIf(browserSkipReason !== null)('dashboard: audience, broadcasts and
       await page.getByLabel('Keywords').fill('guide, Guide, link');
       await page.getByRole('button', { name: 'Create rule' }).click();
       const dmField = page.locator('.field', { has: page.getByLabel('DM text') });
-      await expect(dmField.locator('.field-error').textContent()).resolves.toBe(
-        'Remove “example.com”: links go in the link field, not the text',
-      );
-      await expect(page.getByLabel('DM text').getAttribute('aria-invalid')).resolves.toBe('true');
+      await expect
+        .poll(() => dmField.locator('.field-error').textContent())
+        .toBe('Remove “example.com”: links go in the link field, not the text');
+      await expect.poll(() => page.getByLabel('DM text').getAttribute('aria-invalid')).toBe('true');
       await shot(page, 'automations-error');
       await page.setViewportSize({ width: 375, height: 812 });
       expect(await fitsWidth(page)).toBe(true);
@@ -259,11 +265,11 @@ describe.skipIf(browserSkipReason !== null)('dashboard: audience, broadcasts and
       await page.getByText('Rule created.').waitFor();
       const rule = page.locator('.rule', { hasText: 'Here is the guide you asked for' });
       // The server cleaned the keywords (case-insensitive duplicates dropped).
-      await expect(rule.locator('h3').textContent()).resolves.toBe(
-        'Comments on any post containing “guide”, “link”',
-      );
-      await expect(rule.locator('.rule-head .badge').textContent()).resolves.toBe('Active');
-      await expect(rule.locator('.dm-link').textContent()).resolves.toContain(`/${link.slug}`);
+      await expect
+        .poll(() => rule.locator('h3').textContent())
+        .toBe('Comments on any post containing “guide”, “link”');
+      await expect.poll(() => rule.locator('.rule-head .badge').textContent()).toBe('Active');
+      await expect.poll(() => rule.locator('.dm-link').textContent()).toContain(`/${link.slug}`);
 
       // Firing history (empty) expands under the rule.
       await rule.getByRole('button', { name: 'Show history' }).click();
@@ -319,14 +325,14 @@ describe.skipIf(browserSkipReason !== null)('dashboard: audience, broadcasts and
       await page.getByLabel('Country').fill('D');
       await page.getByRole('button', { name: 'Create segment' }).click();
       const countryField = page.locator('.field', { has: page.getByLabel('Country') });
-      await expect(countryField.locator('.field-error').textContent()).resolves.toBe(
-        'country is an ISO 3166 alpha-2 code',
-      );
+      await expect
+        .poll(() => countryField.locator('.field-error').textContent())
+        .toBe('country is an ISO 3166 alpha-2 code');
       await page.getByLabel('Country').fill('de');
       await page.getByRole('button', { name: 'Create segment' }).click();
       await page.getByText('Segment “Germany” matches 1 contact.').waitFor();
       const segment = page.locator('.segment-list li', { hasText: 'Germany' });
-      await expect(segment.textContent()).resolves.toContain('Country DE');
+      await expect.poll(() => segment.textContent()).toContain('Country DE');
 
       await page.getByRole('button', { name: 'New broadcast' }).click();
       await page.getByLabel('Subject').fill('Hallo Berlin');
@@ -334,18 +340,18 @@ describe.skipIf(browserSkipReason !== null)('dashboard: audience, broadcasts and
       await page.getByLabel('Send to').selectOption({ label: 'Germany (1)' });
       await page.getByRole('button', { name: 'Create draft' }).click();
       const row = page.locator('tbody tr', { hasText: 'Hallo Berlin' });
-      await expect(row.textContent()).resolves.toContain('To Germany');
+      await expect.poll(() => row.textContent()).toContain('To Germany');
       await row.getByRole('button', { name: 'Send…' }).click();
       const dialog = page.getByRole('dialog', { name: 'Send this broadcast?' });
-      await expect(dialog.textContent()).resolves.toContain('1 contact in Germany');
+      await expect.poll(() => dialog.textContent()).toContain('1 contact in Germany');
       await dialog.getByRole('button', { name: 'Send now' }).click();
-      await expect(dialog.getByRole('alert').textContent()).resolves.toContain(
-        'Outbound mail (SMTP_URL) is not configured',
-      );
+      await expect
+        .poll(() => dialog.getByRole('alert').textContent())
+        .toContain('Outbound mail (SMTP_URL) is not configured');
       expect(await fitsWidth(page)).toBe(true);
       await shot(page, 'broadcasts-no-smtp');
       await dialog.getByRole('button', { name: 'Cancel' }).click();
-      await expect(row.locator('.badge').textContent()).resolves.toBe('Draft');
+      await expect.poll(() => row.locator('.badge').textContent()).toBe('Draft');
       await shot(page, 'broadcasts-legend');
 
       await segment.getByRole('button', { name: 'Delete segment Germany' }).click();
@@ -366,21 +372,21 @@ describe.skipIf(browserSkipReason !== null)('dashboard: audience, broadcasts and
       await logIn(page, dash.server.url, who);
       await page.goto(`${dash.server.url}/#/broadcasts`);
       const broadcasts = page.locator('.upgrade[data-feature="broadcasts"]');
-      await expect(broadcasts.textContent()).resolves.toContain(
-        'Email broadcasts is part of Hero and Legend.',
-      );
-      await expect(page.getByRole('button', { name: 'New broadcast' }).count()).resolves.toBe(0);
+      await expect
+        .poll(() => broadcasts.textContent())
+        .toContain('Email broadcasts is part of Hero and Legend.');
+      await expect.poll(() => page.getByRole('button', { name: 'New broadcast' }).count()).toBe(0);
       await page.getByRole('heading', { name: 'Send history' }).waitFor();
       await shot(page, 'broadcasts-sidekick');
 
       await page.goto(`${dash.server.url}/#/automations`);
       const dm = page.locator('.upgrade[data-feature="dmAutomations"]');
-      await expect(dm.textContent()).resolves.toContain(
-        'Instagram DM automations is part of the Legend plan.',
-      );
+      await expect
+        .poll(() => dm.textContent())
+        .toContain('Instagram DM automations is part of the Legend plan.');
       await page.getByRole('heading', { name: 'Rules', exact: true }).waitFor();
-      await expect(page.getByRole('link', { name: 'Connect Instagram' }).count()).resolves.toBe(0);
-      await expect(page.getByRole('button', { name: 'New rule' }).count()).resolves.toBe(0);
+      await expect.poll(() => page.getByRole('link', { name: 'Connect Instagram' }).count()).toBe(0);
+      await expect.poll(() => page.getByRole('button', { name: 'New rule' }).count()).toBe(0);
       await shot(page, 'automations-sidekick');
 
       await page.goto(`${dash.server.url}/#/audience`);

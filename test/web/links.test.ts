@@ -26,7 +26,7 @@ describe.skipIf(browserSkipReason !== null)('dashboard: the links pages in Chrom
 
     // An empty workspace invites the first link, and shows the plan cap.
     await page.getByRole('heading', { name: 'Create your first smart link' }).waitFor();
-    await expect(page.locator('.lk-cap-line').textContent()).resolves.toBe('0 of 1,000 live links on Hero');
+    await expect.poll(() => page.locator('.lk-cap-line').textContent()).toBe('0 of 1,000 live links on Hero');
     await page.getByRole('link', { name: 'New link' }).click();
     await page.getByRole('heading', { name: 'New link', level: 1 }).waitFor();
 
@@ -47,7 +47,7 @@ describe.skipIf(browserSkipReason !== null)('dashboard: the links pages in Chrom
 
     // After create: the edit page of the new link, with a success message, the short URL, QR and downloads.
     await page.getByRole('heading', { name: 'Edit link', level: 1 }).waitFor();
-    await expect(page.getByRole('status').first().textContent()).resolves.toContain('Link created');
+    await expect.poll(() => page.getByRole('status').first().textContent()).toContain('Link created');
     const id = linkIdOf(page);
     const created = await apiCall<ApiLink>(page, 'GET', `/links/${id}`);
     expect(created).toMatchObject({
@@ -58,12 +58,12 @@ describe.skipIf(browserSkipReason !== null)('dashboard: the links pages in Chrom
       routing: { ios: 'https://apps.apple.com/app/spring', geo: { DE: 'https://example.de/spring' } },
       ab: null,
     });
-    await expect(page.locator('.lk-qr-preview img').getAttribute('src')).resolves.toBe(
-      `/api/links/${id}/qr?format=svg`,
-    );
-    await expect(page.getByRole('link', { name: 'Download PNG' }).getAttribute('href')).resolves.toBe(
-      `/api/links/${id}/qr?format=png`,
-    );
+    await expect
+      .poll(() => page.locator('.lk-qr-preview img').getAttribute('src'))
+      .toBe(`/api/links/${id}/qr?format=svg`);
+    await expect
+      .poll(() => page.getByRole('link', { name: 'Download PNG' }).getAttribute('href'))
+      .toBe(`/api/links/${id}/qr?format=png`);
     expect(
       await page.locator('.lk-qr-preview img').evaluate((img: HTMLImageElement) => img.naturalWidth),
     ).toBeGreaterThan(0);
@@ -77,7 +77,7 @@ describe.skipIf(browserSkipReason !== null)('dashboard: the links pages in Chrom
     await page.getByLabel('Search').fill('SPRING');
     await expect.poll(() => page.url()).toContain('q=SPRING');
     await expect.poll(() => rows.count()).toBe(1);
-    await expect(rows.first().textContent()).resolves.toContain('/spring-drop');
+    await expect.poll(() => rows.first().textContent()).toContain('/spring-drop');
 
     // Edit: one UTM value and the tags; the PATCH carries only those two fields.
     await page.getByRole('link', { name: /^Edit .*\/spring-drop$/ }).click();
@@ -101,9 +101,9 @@ describe.skipIf(browserSkipReason !== null)('dashboard: the links pages in Chrom
     await page.getByRole('button', { name: 'Start an A/B test' }).click();
     await page.getByLabel('Variant B URL').fill('https://example.com/b');
     await page.getByRole('button', { name: 'Save changes' }).click();
-    await expect(page.locator('.lk-routing-card [role="alert"]').first().textContent()).resolves.toContain(
-      'cannot have both A/B variants and routing',
-    );
+    await expect
+      .poll(() => page.locator('.lk-routing-card [role="alert"]').first().textContent())
+      .toContain('cannot have both A/B variants and routing');
     expect((await apiCall<ApiLink>(page, 'GET', `/links/${id}`)).ab).toBeNull();
 
     // Archive from the table: confirm in the dialog, the row goes, the short URL keeps redirecting with UTM.
@@ -113,13 +113,13 @@ describe.skipIf(browserSkipReason !== null)('dashboard: the links pages in Chrom
     await expect.poll(() => rows.count()).toBe(1);
     await page.getByRole('button', { name: /^Archive .*\/spring-drop$/ }).click();
     const dialog = page.getByRole('dialog', { name: 'Archive this link?' });
-    await expect(dialog.textContent()).resolves.toContain('keeps redirecting');
+    await expect.poll(() => dialog.textContent()).toContain('keeps redirecting');
     await dialog.getByRole('button', { name: 'Archive link' }).click();
     await page.getByText('No links match these filters').waitFor();
     await page.getByRole('button', { name: 'Clear filters' }).click();
     await expect.poll(() => rows.count()).toBe(1);
-    await expect(rows.first().textContent()).resolves.toContain('/other-thing');
-    await expect(page.locator('.lk-cap-line').textContent()).resolves.toBe('1 of 1,000 live links on Hero');
+    await expect.poll(() => rows.first().textContent()).toContain('/other-thing');
+    await expect.poll(() => page.locator('.lk-cap-line').textContent()).toBe('1 of 1,000 live links on Hero');
     const listed = await apiCall<{ links: ApiLink[] }>(page, 'GET', '/links');
     expect(listed.links.map((link) => link.slug)).toEqual(['other-thing']);
 
@@ -157,9 +157,9 @@ describe.skipIf(browserSkipReason !== null)('dashboard: the links pages in Chrom
     await page.getByLabel('Variant C URL').fill('https://example.com/c');
     await page.getByRole('button', { name: 'Create link' }).click();
     const variantB = page.locator('.lk-ab-row[data-variant="1"] .field-error');
-    await expect(variantB.textContent()).resolves.toBe('Every A/B variant must be a valid http(s) URL');
-    await expect(page.locator('.lk-ab-row[data-variant="2"] .field-error').count()).resolves.toBe(0);
-    await expect(page.getByLabel('Variant B URL').getAttribute('aria-invalid')).resolves.toBe('true');
+    await expect.poll(() => variantB.textContent()).toBe('Every A/B variant must be a valid http(s) URL');
+    await expect.poll(() => page.locator('.lk-ab-row[data-variant="2"] .field-error').count()).toBe(0);
+    await expect.poll(() => page.getByLabel('Variant B URL').getAttribute('aria-invalid')).toBe('true');
     expect(page.url()).toContain('#/links/new');
     expect((await apiCall<{ links: ApiLink[] }>(page, 'GET', '/links')).links).toEqual([]);
 
@@ -226,7 +226,7 @@ describe.skipIf(browserSkipReason !== null)('dashboard: the links pages in Chrom
     await expect.poll(() => rows.count()).toBe(2);
     await page.getByLabel('Folder').selectOption({ label: 'Merch drop' });
     await expect.poll(() => rows.count()).toBe(1);
-    await expect(rows.first().textContent()).resolves.toContain('in Merch drop');
+    await expect.poll(() => rows.first().textContent()).toContain('in Merch drop');
     expect(page.url()).toContain(`folder=${link.folderId}`);
     expect(errors).toEqual([]);
     await context.close();
@@ -236,18 +236,20 @@ describe.skipIf(browserSkipReason !== null)('dashboard: the links pages in Chrom
     const who = await dash.server.user('sidekick');
     const { page, errors, context } = await openPage(dash.browser);
     await logIn(page, dash.server.url, who);
-    await expect(page.locator('.lk-cap-line').textContent()).resolves.toBe('0 of 25 live links on Sidekick');
-    await expect(page.getByLabel('Folder').count()).resolves.toBe(0);
+    await expect
+      .poll(() => page.locator('.lk-cap-line').textContent())
+      .toBe('0 of 25 live links on Sidekick');
+    await expect.poll(() => page.getByLabel('Folder').count()).toBe(0);
     await page.getByRole('link', { name: 'New link' }).click();
     await page.getByRole('heading', { name: 'New link', level: 1 }).waitFor();
     const notice = page.locator('.upgrade[data-feature="abTesting"]');
-    await expect(notice.textContent()).resolves.toContain(
-      'A/B testing is part of Hero and Legend. You are on Sidekick.',
-    );
-    await expect(page.getByRole('button', { name: 'Start an A/B test' }).count()).resolves.toBe(0);
-    await expect(page.getByLabel('Variant A URL').count()).resolves.toBe(0);
-    await expect(page.getByLabel('Custom slug').count()).resolves.toBe(0);
-    await expect(page.locator('.upgrade[data-feature="customSlugs"]').count()).resolves.toBe(1);
+    await expect
+      .poll(() => notice.textContent())
+      .toContain('A/B testing is part of Hero and Legend. You are on Sidekick.');
+    await expect.poll(() => page.getByRole('button', { name: 'Start an A/B test' }).count()).toBe(0);
+    await expect.poll(() => page.getByLabel('Variant A URL').count()).toBe(0);
+    await expect.poll(() => page.getByLabel('Custom slug').count()).toBe(0);
+    await expect.poll(() => page.locator('.upgrade[data-feature="customSlugs"]').count()).toBe(1);
     // What the plan has still works: a plain link with UTM.
     await page.getByLabel('Destination URL').fill('https://open.spotify.com/track/abc');
     await page.getByText('UTM parameters').click();
@@ -271,27 +273,27 @@ describe.skipIf(browserSkipReason !== null)('dashboard: the links pages in Chrom
     await dash.server.accounts.setTier(who.orgId, 'sidekick');
     await page.reload();
     await page.getByRole('heading', { name: 'Links', level: 1 }).waitFor();
-    await expect(page.locator('.lk-cap-line').textContent()).resolves.toContain(
-      '26 of 25 live links on Sidekick',
-    );
-    await expect(page.locator('.lk-cap-note').textContent()).resolves.toContain('New links are refused');
+    await expect
+      .poll(() => page.locator('.lk-cap-line').textContent())
+      .toContain('26 of 25 live links on Sidekick');
+    await expect.poll(() => page.locator('.lk-cap-note').textContent()).toContain('New links are refused');
     const locked = page.locator('.lk-links-table tbody tr', { hasText: 'Read-only' });
     await expect.poll(() => locked.count()).toBe(1);
     await locked.getByRole('link', { name: /^Edit / }).click();
     await page.getByRole('heading', { name: 'Edit link', level: 1 }).waitFor();
-    await expect(page.getByRole('status').filter({ hasText: 'read-only' }).textContent()).resolves.toContain(
-      'still redirects',
-    );
-    await expect(page.getByLabel('Destination URL').isDisabled()).resolves.toBe(true);
-    await expect(page.getByRole('button', { name: 'Save changes' }).count()).resolves.toBe(0);
+    await expect
+      .poll(() => page.getByRole('status').filter({ hasText: 'read-only' }).textContent())
+      .toContain('still redirects');
+    await expect.poll(() => page.getByLabel('Destination URL').isDisabled()).toBe(true);
+    await expect.poll(() => page.getByRole('button', { name: 'Save changes' }).count()).toBe(0);
     await page.getByRole('button', { name: 'Archive link' }).click();
     await page.getByRole('dialog').getByRole('button', { name: 'Archive link' }).click();
     await page.getByRole('heading', { name: 'Links', level: 1 }).waitFor();
-    await expect(
-      page.getByRole('status').filter({ hasText: 'was archived' }).textContent(),
-    ).resolves.toContain('keeps redirecting');
+    await expect
+      .poll(() => page.getByRole('status').filter({ hasText: 'was archived' }).textContent())
+      .toContain('keeps redirecting');
     await expect.poll(() => page.locator('.lk-cap-line').textContent()).toContain('25 of 25');
-    await expect(locked.count()).resolves.toBe(0);
+    await expect.poll(() => locked.count()).toBe(0);
     expect(errors).toEqual([]);
     await context.close();
   });

@@ -63,34 +63,34 @@ describe.skipIf(browserSkipReason !== null)('dashboard: API keys, webhooks and p
     await logIn(page, dash.server.url, who);
     await page.getByRole('link', { name: 'API keys' }).click();
     await page.getByRole('heading', { name: 'API keys', level: 1 }).waitFor();
-    await expect(page.locator('pre code').textContent()).resolves.toBe(
-      `curl -H "Authorization: Bearer svc_…" ${dash.server.url}/v1/me`,
-    );
-    await expect(page.getByRole('link', { name: 'API reference' }).getAttribute('href')).resolves.toBe(
-      '/docs',
-    );
+    await expect
+      .poll(() => page.locator('pre code').textContent())
+      .toBe(`curl -H "Authorization: Bearer svc_…" ${dash.server.url}/v1/me`);
+    await expect
+      .poll(() => page.getByRole('link', { name: 'API reference' }).getAttribute('href'))
+      .toBe('/docs');
 
     await page.getByRole('button', { name: 'Create key' }).click();
     const shown = page.getByTestId('new-key').locator('code');
     await shown.waitFor();
     const key = (await shown.textContent()) ?? '';
     expect(key).toMatch(/^svc_[A-Za-z0-9_-]{20,}$/);
-    await expect(page.getByText('it will not be shown again').count()).resolves.toBe(1);
+    await expect.poll(() => page.getByText('it will not be shown again').count()).toBe(1);
     const ok = await me(key);
     expect(ok.status).toBe(200);
     expect((await ok.json()).orgId).toBe(who.orgId);
     const row = page.getByRole('row', { name: new RegExp(key.slice(0, 8)) });
-    await expect(row.textContent()).resolves.toContain('Active');
+    await expect.poll(() => row.textContent()).toContain('Active');
     await shot(page, 'keys-legend');
 
     // Revoke through the confirm dialog.
     await row.getByRole('button', { name: `Revoke key ${key.slice(0, 8)}` }).click();
     const dialog = page.getByRole('dialog', { name: 'Revoke this key?' });
-    await expect(dialog.textContent()).resolves.toContain('very next request');
+    await expect.poll(() => dialog.textContent()).toContain('very next request');
     await dialog.getByRole('button', { name: 'Revoke key' }).click();
     await page.getByRole('status').filter({ hasText: 'is revoked' }).waitFor();
     expect((await me(key)).status).toBe(401);
-    await expect(row.textContent()).resolves.toContain('Revoked');
+    await expect.poll(() => row.textContent()).toContain('Revoked');
     // The shown key is gone with the revocation, and a reload never shows it again.
     await page.reload();
     await page.getByRole('heading', { name: 'API keys', level: 1 }).waitFor();
@@ -108,17 +108,17 @@ describe.skipIf(browserSkipReason !== null)('dashboard: API keys, webhooks and p
       await logIn(page, dash.server.url, who);
       await page.goto(`${dash.server.url}/#/webhooks`);
       await page.getByRole('heading', { name: 'Webhooks', level: 1 }).waitFor();
-      await expect(page.locator('.count-pill').textContent()).resolves.toBe('0 of 5 used');
+      await expect.poll(() => page.locator('.count-pill').textContent()).toBe('0 of 5 used');
 
       // Server validation lands at the fields.
       await page.getByLabel('Endpoint URL').fill('not a url');
       await page.getByRole('button', { name: 'Add webhook' }).click();
-      await expect(page.locator('.field-invalid .field-error').textContent()).resolves.toBe(
-        'The webhook URL must be an absolute https:// URL',
-      );
-      await expect(page.locator('#webhook-events-error').textContent()).resolves.toBe(
-        'Subscribe to at least one event',
-      );
+      await expect
+        .poll(() => page.locator('.field-invalid .field-error').textContent())
+        .toBe('The webhook URL must be an absolute https:// URL');
+      await expect
+        .poll(() => page.locator('#webhook-events-error').textContent())
+        .toBe('Subscribe to at least one event');
 
       await page.getByLabel('Endpoint URL').fill(receiver.url);
       await page.getByRole('checkbox', { name: /link\.created/ }).check();
@@ -128,13 +128,13 @@ describe.skipIf(browserSkipReason !== null)('dashboard: API keys, webhooks and p
       await secretBox.waitFor();
       const secret = (await secretBox.textContent()) ?? '';
       expect(secret).toMatch(/^whsec_/);
-      await expect(page.getByText('x-service-signature').first().isVisible()).resolves.toBe(true);
-      await expect(page.locator('.count-pill').textContent()).resolves.toBe('1 of 5 used');
+      await expect.poll(() => page.getByText('x-service-signature').first().isVisible()).toBe(true);
+      await expect.poll(() => page.locator('.count-pill').textContent()).toBe('1 of 5 used');
       const item = page.locator('.hook', { hasText: receiver.url });
-      await expect(item.getByRole('list', { name: 'Events' }).textContent()).resolves.toBe(
-        'link.createdapp.opened',
-      );
-      await expect(item.textContent()).resolves.toContain('Active');
+      await expect
+        .poll(() => item.getByRole('list', { name: 'Events' }).textContent())
+        .toBe('link.createdapp.opened');
+      await expect.poll(() => item.textContent()).toContain('Active');
       await shot(page, 'webhooks-legend');
 
       // The secret shown is the one that signs: a new link sends link.created, signed with it.
@@ -155,7 +155,7 @@ describe.skipIf(browserSkipReason !== null)('dashboard: API keys, webhooks and p
       // Pause: the API agrees.
       await item.getByRole('button', { name: `Pause ${receiver.url}` }).click();
       await item.getByRole('button', { name: `Resume ${receiver.url}` }).waitFor();
-      await expect(item.textContent()).resolves.toContain('Paused');
+      await expect.poll(() => item.textContent()).toContain('Paused');
       const listed = await (await page.request.get(`${dash.server.url}/api/webhooks`)).json();
       expect(listed.webhooks).toHaveLength(1);
       expect(listed.webhooks[0]).toMatchObject({ url: receiver.url, active: false });
@@ -170,8 +170,8 @@ describe.skipIf(browserSkipReason !== null)('dashboard: API keys, webhooks and p
       await dash.server.accounts.setTier(who.orgId, 'sidekick');
       await page.reload();
       await page.locator('[data-feature="webhooks"]').waitFor();
-      await expect(page.getByRole('button', { name: 'Add webhook' }).count()).resolves.toBe(0);
-      await expect(item.getByRole('button', { name: /Resume/ }).count()).resolves.toBe(0);
+      await expect.poll(() => page.getByRole('button', { name: 'Add webhook' }).count()).toBe(0);
+      await expect.poll(() => item.getByRole('button', { name: /Resume/ }).count()).toBe(0);
       await item.getByRole('button', { name: `Delete ${receiver.url}` }).click();
       await page
         .getByRole('dialog', { name: 'Delete this webhook?' })
@@ -192,17 +192,17 @@ describe.skipIf(browserSkipReason !== null)('dashboard: API keys, webhooks and p
     await logIn(page, dash.server.url, who);
 
     await page.goto(`${dash.server.url}/#/keys`);
-    await expect(page.locator('[data-feature="api"]').textContent()).resolves.toContain(
-      'API access is part of the Legend plan. You are on Sidekick.',
-    );
-    await expect(page.getByRole('button', { name: 'Create key' }).count()).resolves.toBe(0);
+    await expect
+      .poll(() => page.locator('[data-feature="api"]').textContent())
+      .toContain('API access is part of the Legend plan. You are on Sidekick.');
+    await expect.poll(() => page.getByRole('button', { name: 'Create key' }).count()).toBe(0);
     await shot(page, 'keys-sidekick');
 
     await page.goto(`${dash.server.url}/#/webhooks`);
-    await expect(page.locator('[data-feature="webhooks"]').textContent()).resolves.toContain(
-      'Webhooks is part of the Legend plan.',
-    );
-    await expect(page.getByLabel('Endpoint URL').count()).resolves.toBe(0);
+    await expect
+      .poll(() => page.locator('[data-feature="webhooks"]').textContent())
+      .toContain('Webhooks is part of the Legend plan.');
+    await expect.poll(() => page.getByLabel('Endpoint URL').count()).toBe(0);
     await shot(page, 'webhooks-sidekick');
 
     // Two live links of 25.
@@ -212,12 +212,12 @@ describe.skipIf(browserSkipReason !== null)('dashboard: API keys, webhooks and p
     await page.getByRole('heading', { name: 'Plan & settings', level: 1 }).waitFor();
     // The heading renders before the link count arrives: wait for the count itself.
     await page.locator('.usage-head', { hasText: /Live links\s*2 of 25/ }).waitFor();
-    await expect(
-      page.getByRole('progressbar', { name: 'Live links used' }).getAttribute('aria-valuenow'),
-    ).resolves.toBe('2');
+    await expect
+      .poll(() => page.getByRole('progressbar', { name: 'Live links used' }).getAttribute('aria-valuenow'))
+      .toBe('2');
     const table = page.locator('.plan-table');
-    await expect(table.locator('thead th.next').textContent()).resolves.toBe('HeroNext');
-    await expect(table.locator('thead th.current').textContent()).resolves.toBe('SidekickYour plan');
+    await expect.poll(() => table.locator('thead th.next').textContent()).toBe('HeroNext');
+    await expect.poll(() => table.locator('thead th.current').textContent()).toBe('SidekickYour plan');
     const unlocked = await table.locator('tr.unlock th[scope="row"]').allTextContents();
     // Hero's own features and its link cap are highlighted; Legend's are not.
     expect(unlocked).toContain('Live links');
@@ -225,14 +225,14 @@ describe.skipIf(browserSkipReason !== null)('dashboard: API keys, webhooks and p
     expect(unlocked).toContain('A/B testing (unlocked by Hero)');
     expect(unlocked.some((name) => name.startsWith('API access'))).toBe(false);
     expect(unlocked.some((name) => name.startsWith('QR codes'))).toBe(false);
-    await expect(table.locator('tr', { hasText: 'Live links' }).textContent()).resolves.toMatch(
-      /25\s*1,000\s*100,000/,
-    );
+    await expect
+      .poll(() => table.locator('tr', { hasText: 'Live links' }).textContent())
+      .toMatch(/25\s*1,000\s*100,000/);
     // No billing: the operator's command with this org id, and no dead upgrade button.
-    await expect(page.locator('.secret-box.command code').textContent()).resolves.toBe(
-      `linkhop org set-tier ${who.orgId} hero`,
-    );
-    await expect(page.getByRole('button', { name: /upgrade/i }).count()).resolves.toBe(0);
+    await expect
+      .poll(() => page.locator('.secret-box.command code').textContent())
+      .toBe(`linkhop org set-tier ${who.orgId} hero`);
+    await expect.poll(() => page.getByRole('button', { name: /upgrade/i }).count()).toBe(0);
     await shot(page, 'settings-sidekick');
     expect(errors).toEqual([]);
     await context.close();
@@ -243,9 +243,9 @@ describe.skipIf(browserSkipReason !== null)('dashboard: API keys, webhooks and p
     const { page, context } = await openPage(dash.browser);
     await logIn(page, dash.server.url, who);
     await page.goto(`${dash.server.url}/#/settings`);
-    await expect(page.locator('.compare-lede').textContent()).resolves.toContain('the top plan');
-    await expect(page.locator('.plan-table tr.unlock').count()).resolves.toBe(0);
-    await expect(page.locator('.feature-chips li').count()).resolves.toBe(25);
+    await expect.poll(() => page.locator('.compare-lede').textContent()).toContain('the top plan');
+    await expect.poll(() => page.locator('.plan-table tr.unlock').count()).toBe(0);
+    await expect.poll(() => page.locator('.feature-chips li').count()).toBe(25);
     await shot(page, 'settings-legend');
     await context.close();
   });

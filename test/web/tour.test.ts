@@ -119,7 +119,7 @@ describe.skipIf(browserSkipReason !== null)('dashboard tour: every page on a see
         await page.goto(`${server.url}/#${hash}`);
         await page.getByRole('heading', { level: 1 }).first().waitFor();
         await settle(page);
-        await expect(page.locator('.banner-error').count(), `${name} shows an error`).resolves.toBe(0);
+        expect(await page.locator('.banner-error').count(), `${name} shows an error`).toBe(0);
         await checkAndShoot(page, name, width);
       }
       expect(errors).toEqual([]);
