@@ -122,7 +122,7 @@ describe.skipIf(browserSkipReason !== null)('dashboard: analytics pages with rea
       () => rows.count(),
       (count) => count === 5,
     );
-    expect(await rows.count()).toBe(5);
+    await expect.poll(() => rows.count()).toBe(5);
     await expect.poll(() => rows.filter({ hasText: 'Opened the app' }).count()).toBe(2);
     await expect.poll(() => rows.filter({ hasText: 'Stayed in browser' }).count()).toBe(1);
     await expect.poll(() => rows.filter({ hasText: 'Instagram' }).count()).toBe(3);

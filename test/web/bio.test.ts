@@ -110,7 +110,7 @@ describe.skipIf(browserSkipReason !== null)('dashboard: bio page editor and medi
     await page.getByRole('button', { name: 'Claim handle' }).click();
     await page.getByRole('heading', { name: /Draft/ }).waitFor();
     const address = `${dash.server.url.replace('http://', '')}/@${handle}`;
-    expect(await page.locator('.publish-url .mono').textContent()).toBe(address);
+    await expect.poll(() => page.locator('.publish-url .mono').textContent()).toBe(address);
 
     // A header and two link blocks; each new link block starts on a link not used yet.
     await page.getByRole('button', { name: 'Header', exact: true }).click();
@@ -236,7 +236,9 @@ describe.skipIf(browserSkipReason !== null)('dashboard: bio page editor and medi
 
     // A preset fills all three colours at once.
     await page.getByRole('button', { name: 'Midnight' }).click();
-    expect(await page.getByRole('button', { name: 'Midnight' }).getAttribute('aria-pressed')).toBe('true');
+    await expect
+      .poll(() => page.getByRole('button', { name: 'Midnight' }).getAttribute('aria-pressed'))
+      .toBe('true');
     await expect.poll(() => backgroundOf(screen)).toBe('rgb(15, 14, 23)');
     expect(errors).toEqual([]);
     await context.close();
@@ -252,13 +254,15 @@ describe.skipIf(browserSkipReason !== null)('dashboard: bio page editor and medi
     const { page, errors, context } = await signedIn(dash, 'sidekick');
     await page.goto(`${dash.server.url}/#/media-kit`);
     await page.getByRole('heading', { name: 'Create your bio page first' }).waitFor();
-    expect(await page.getByRole('link', { name: 'Set up your bio page' }).getAttribute('href')).toBe('#/bio');
+    await expect
+      .poll(() => page.getByRole('link', { name: 'Set up your bio page' }).getAttribute('href'))
+      .toBe('#/bio');
 
     await page.goto(`${dash.server.url}/#/bio`);
     await page.getByRole('textbox', { name: 'Handle' }).fill(taken.toUpperCase());
     await page.getByRole('button', { name: 'Claim handle' }).click();
     const takenMessage = 'That handle is already taken. Try another one.';
-    expect(await page.locator('.field-invalid .field-error').textContent()).toBe(takenMessage);
+    await expect.poll(() => page.locator('.field-invalid .field-error').textContent()).toBe(takenMessage);
     await page.getByRole('textbox', { name: 'Handle' }).fill(uniqueHandle('side'));
     await page.getByRole('button', { name: 'Claim handle' }).click();
     await page.getByRole('heading', { name: /Draft/ }).waitFor();
@@ -310,9 +314,9 @@ describe.skipIf(browserSkipReason !== null)('dashboard: bio page editor and medi
     await page.reload();
     await expect.poll(() => page.getByRole('switch', { name: 'Total taps' }).isChecked()).toBe(true);
     await expect.poll(() => page.getByRole('switch', { name: 'Platforms' }).isChecked()).toBe(false);
-    expect(await page.getByRole('link', { name: 'View public kit' }).getAttribute('href')).toBe(
-      `/@${handle}/media-kit`,
-    );
+    await expect
+      .poll(() => page.getByRole('link', { name: 'View public kit' }).getAttribute('href'))
+      .toBe(`/@${handle}/media-kit`);
     // No taps yet: the preview says so instead of showing zeros, and the card (409 no_data) is hidden.
     await page.getByTestId('kit-preview').getByText('Nothing to show yet').waitFor();
     await page.getByText('The share card appears once taps have been measured.').waitFor();
@@ -325,7 +329,9 @@ describe.skipIf(browserSkipReason !== null)('dashboard: bio page editor and medi
       .click();
     await page.getByText('Media kit cleared.').waitFor();
     expect((await fetch(publicKit)).status).toBe(404);
-    expect(await page.getByRole('switch', { name: 'Publish the media kit' }).isChecked()).toBe(false);
+    await expect
+      .poll(() => page.getByRole('switch', { name: 'Publish the media kit' }).isChecked())
+      .toBe(false);
     expect(errors).toEqual([]);
     await context.close();
   });
