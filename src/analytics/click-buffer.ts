@@ -1,6 +1,6 @@
 import type { Store } from '../store/database.js';
 import { type AnalyticsRepo, createAnalyticsRepo } from './repo.js';
-import { timeOrderedId } from './rollups.js';
+import { createTimeOrderedIds } from './rollups.js';
 
 /** One visit to a hosted link, as the redirect saw it. */
 export interface ClickInput {
@@ -72,7 +72,7 @@ export function createClickBuffer(options: ClickBufferOptions) {
   const maxBuffered = Math.max(options.maxBuffered ?? 100_000, backlogRows);
   const { logger } = options;
   const write = options.write ?? createAnalyticsRepo(options.store).writeClicks;
-  const id = options.id ?? timeOrderedId;
+  const id = options.id ?? createTimeOrderedIds();
   const enabled = options.enabled ?? true;
 
   let pending: ClickInput[] = [];

@@ -7,13 +7,13 @@ import {
   type AnalyticsDatabase,
   addClick,
   addOutcome,
+  createTimeOrderedIds,
   cut,
   type ExportRow,
   Increments,
   num,
   type OutcomeRow,
   type Scope,
-  timeOrderedId,
   toRow,
 } from './rollups.js';
 
@@ -43,7 +43,7 @@ export function createAnalyticsRepo(store: Store) {
     /** One transaction: the raw rows and every rollup increment of the batch. */
     async writeClicks(
       clicks: readonly ClickInput[],
-      id: (at: number) => string = timeOrderedId,
+      id: (at: number) => string = createTimeOrderedIds(),
     ): Promise<void> {
       const rows = clicks.map((click) => toRow(click, id(click.at)));
       const inc = new Increments();

@@ -101,10 +101,28 @@ export class Increments {
 
 export type ClickRow = Omit<AnalyticsDatabase['clicks'], 'at'> & { at: number };
 
-/** A UUIDv7-shaped id: time first, so raw rows are appended at the end of the primary-key index. */
+/**
+ * UUIDv7-shaped ids: time first, so raw rows are appended at the end of the primary-key index; within one
+ * millisecond a counter takes the 12 bits after the version (RFC 9562's method 1), so clicks that share a
+ * millisecond still sort in the order they were recorded ("newest first" lists stay exact). The other 62
+ * bits stay random, so ids never collide across instances.
+ */
+export function createTimeOrderedIds(): (at: number) => string {
+  let lastMs = -1;
+  let counter = 0;
+  return (at) => {
+    const ms = Math.max(0, Math.trunc(at));
+    counter = ms === lastMs ? (counter + 1) & 0xfff : 0;
+    lastMs = ms;
+    const time = ms.toString(16).padStart(12, '0').slice(-12);
+    const sequence = counter.toString(16).padStart(3, '0');
+    return `${time.slice(0, 8)}-${time.slice(8, 12)}-7${sequence}${randomUUID().slice(18)}`;
+  };
+}
+
+/** One id without a sequence (each call starts a new one): for tools that write a single row. */
 export function timeOrderedId(at: number): string {
-  const time = Math.max(0, Math.trunc(at)).toString(16).padStart(12, '0').slice(-12);
-  return `${time.slice(0, 8)}-${time.slice(8, 12)}-7${randomUUID().slice(15)}`;
+  return createTimeOrderedIds()(at);
 }
 
 export function toRow(click: ClickInput, id: string): ClickRow {
