@@ -11,6 +11,8 @@ export type Dialect = 'sqlite' | 'postgres';
 export interface Store {
   readonly db: Kysely<Database>;
   readonly dialect: Dialect;
+  /** SQLite: the database file (or `:memory:`), for a second connection to the same data. */
+  readonly sqlitePath?: string;
   /** PostgreSQL: the schema this store works in, when not the default. */
   readonly schema?: string;
   close(): Promise<void>;
@@ -44,7 +46,7 @@ function openSqlite(path: string): Store {
   // allocation.
   database.pragma('cache_size = -65536');
   const db = new Kysely<Database>({ dialect: new SqliteDialect({ database }) });
-  return { db, dialect: 'sqlite', close: () => db.destroy() };
+  return { db, dialect: 'sqlite', sqlitePath: path, close: () => db.destroy() };
 }
 
 function openPostgres(url: string, options: OpenStoreOptions): Store {
