@@ -59,8 +59,8 @@ export interface ClickBufferStats {
 /**
  * Clicks leave the request path here: `record` only appends to an array, and a timer writes batches.
  * What a crash can lose is bounded: the rows of the last `flushIntervalMs` (or at most `maxRows` plus one
- * batch in flight, `backlogRows` when behind), plus whatever piled up while the store was failing (at most `maxBuffered`). A clean
- * shutdown (`stop`) writes everything.
+ * batch in flight, `backlogRows` when behind), plus whatever piled up while the store was failing (at most
+ * `maxBuffered`). A clean shutdown (`stop`) writes everything.
  */
 export function createClickBuffer(options: ClickBufferOptions) {
   const flushIntervalMs = options.flushIntervalMs ?? 500;
