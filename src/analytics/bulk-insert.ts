@@ -65,6 +65,7 @@ export async function insertMany(
   dialect: Dialect,
   table: BulkTable,
   rows: readonly (readonly unknown[])[],
+  sqlite?: SqliteHandle,
 ): Promise<void> {
   const columns = table.columns.map((column) => `"${column}"`).join(', ');
   const head = `insert into "${table.name}" (${columns})`;
@@ -79,12 +80,51 @@ export async function insertMany(
     return;
   }
   const tuple = `(${table.columns.map(() => '?').join(', ')})`;
+  const sqlFor = (count: number) => `${head} values ${Array(count).fill(tuple).join(', ')}${suffix}`;
+  if (sqlite) {
+    // On the connection's own handle, inside the caller's transaction: statements of a few fixed sizes,
+    // each prepared once per connection, since preparing a multi-row insert costs nearly what running it does.
+    for (let start = 0; start < rows.length; ) {
+      const count = chunkSize(rows.length - start);
+      sqlite.statement(sqlFor(count)).run(rows.slice(start, start + count).flat());
+      start += count;
+    }
+    return;
+  }
   const perStatement = Math.floor(8000 / table.columns.length);
   for (let start = 0; start < rows.length; start += perStatement) {
     const chunk = rows.slice(start, start + perStatement);
-    const sql = `${head} values ${chunk.map(() => tuple).join(', ')}${suffix}`;
-    await db.executeQuery(CompiledQuery.raw(sql, chunk.flat()));
+    await db.executeQuery(CompiledQuery.raw(sqlFor(chunk.length), chunk.flat()));
   }
+}
+
+/** The largest of 256, 128, ..., 1 rows that fits: at most nine statement shapes per table. */
+function chunkSize(remaining: number): number {
+  let size = 256;
+  while (size > remaining) size >>= 1;
+  return size;
+}
+
+/** A SQLite connection's prepared statements, by SQL text (the writer's handful of shapes). */
+export interface SqliteHandle {
+  statement(sql: string): { run(params: unknown[]): unknown };
+}
+
+export function sqliteHandle(database: {
+  prepare(sql: string): { run(...params: unknown[]): unknown };
+}): SqliteHandle {
+  const cache = new Map<string, { run(params: unknown[]): unknown }>();
+  return {
+    statement(sql) {
+      let statement = cache.get(sql);
+      if (!statement) {
+        const prepared = database.prepare(sql);
+        statement = { run: (params) => prepared.run(...params) };
+        cache.set(sql, statement);
+      }
+      return statement;
+    },
+  };
 }
 
 export const clickValues = (row: ClickRow): unknown[] => [
@@ -120,7 +160,12 @@ const ORG_KEY = [0, 2, 1, 3];
  * forwards, and two instances writing the same keys on PostgreSQL lock them in the same order, so their
  * batches wait for each other instead of deadlocking.
  */
-export async function writeIncrements(db: Kysely<AnalyticsDatabase> | Tx, dialect: Dialect, inc: Increments) {
+export async function writeIncrements(
+  db: Kysely<AnalyticsDatabase> | Tx,
+  dialect: Dialect,
+  inc: Increments,
+  sqlite?: SqliteHandle,
+) {
   const links: unknown[][] = [];
   const orgs: unknown[][] = [];
   for (const row of inc.rows) {
@@ -129,6 +174,6 @@ export async function writeIncrements(db: Kysely<AnalyticsDatabase> | Tx, dialec
   }
   links.sort((a, b) => byKey(a, b, LINK_KEY));
   orgs.sort((a, b) => byKey(a, b, ORG_KEY));
-  await insertMany(db, dialect, ROLLUPS_TABLE, links);
-  await insertMany(db, dialect, ORG_ROLLUPS_TABLE, orgs);
+  await insertMany(db, dialect, ROLLUPS_TABLE, links, sqlite);
+  await insertMany(db, dialect, ORG_ROLLUPS_TABLE, orgs, sqlite);
 }

@@ -1,6 +1,6 @@
 import type { Kysely } from 'kysely';
 import type { Store } from '../store/database.js';
-import { CLICKS_TABLE, clickValues, insertMany, writeIncrements } from './bulk-insert.js';
+import { CLICKS_TABLE, clickValues, insertMany, sqliteHandle, writeIncrements } from './bulk-insert.js';
 import type { ClickInput } from './click-buffer.js';
 import { createRollupReads, type DayRange, isWhole } from './rollup-reads.js';
 import {
@@ -37,6 +37,7 @@ export function createAnalyticsRepo(store: Store) {
   const db = store.db as unknown as Kysely<AnalyticsDatabase>;
 
   const reads = createRollupReads(db);
+  const sqlite = store.sqlite ? sqliteHandle(store.sqlite) : undefined;
   return {
     ...reads,
 
@@ -49,8 +50,8 @@ export function createAnalyticsRepo(store: Store) {
       const inc = new Increments();
       for (const row of rows) addClick(inc, row);
       await db.transaction().execute(async (trx) => {
-        await insertMany(trx, store.dialect, CLICKS_TABLE, rows.map(clickValues));
-        await writeIncrements(trx, store.dialect, inc);
+        await insertMany(trx, store.dialect, CLICKS_TABLE, rows.map(clickValues), sqlite);
+        await writeIncrements(trx, store.dialect, inc, sqlite);
       });
     },
 

@@ -13,6 +13,8 @@ export interface Store {
   readonly dialect: Dialect;
   /** SQLite: the database file (or `:memory:`), for a second connection to the same data. */
   readonly sqlitePath?: string;
+  /** SQLite: the connection under Kysely, for the click writer's prepared bulk statements. */
+  readonly sqlite?: SQLite.Database;
   /** PostgreSQL: the schema this store works in, when not the default. */
   readonly schema?: string;
   close(): Promise<void>;
@@ -46,7 +48,7 @@ function openSqlite(path: string): Store {
   // allocation.
   database.pragma('cache_size = -65536');
   const db = new Kysely<Database>({ dialect: new SqliteDialect({ database }) });
-  return { db, dialect: 'sqlite', sqlitePath: path, close: () => db.destroy() };
+  return { db, dialect: 'sqlite', sqlitePath: path, sqlite: database, close: () => db.destroy() };
 }
 
 function openPostgres(url: string, options: OpenStoreOptions): Store {
