@@ -8,6 +8,7 @@ import { join, resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { sql } from 'kysely';
 import pg from 'pg';
+import { pick, prng, skewed } from './random.mjs';
 
 const DIST = process.env.LINKHOP_DIST
   ? `${pathToFileURL(resolve(process.env.LINKHOP_DIST)).href}/`
@@ -31,20 +32,6 @@ const { Increments, addClick, addOutcome, toRow, timeOrderedId } = await import(
 const { insertMany, writeIncrements, CLICKS_TABLE, clickValues } = await import(
   `${DIST}analytics/bulk-insert.js`
 );
-
-/** Deterministic PRNG (mulberry32), so both stores get the same data set. */
-function prng(seed) {
-  let a = seed;
-  return () => {
-    a = (a + 0x6d2b79f5) | 0;
-    let t = Math.imul(a ^ (a >>> 15), 1 | a);
-    t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t;
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
-const pick = (random, items) => items[Math.floor(random() * items.length)];
-/** Skewed choice: earlier items are more likely (a rough power law, like real traffic). */
-const skewed = (random, items) => items[Math.floor(random() ** 2.2 * items.length)];
 
 const COUNTRIES =
   'US GB DE FR BR IN CA AU ES IT MX NL SE PL JP KR TR AR CO ID PH NG ZA EG SA AE CH AT BE PT'.split(' ');

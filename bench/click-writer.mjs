@@ -10,6 +10,7 @@ import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import pg from 'pg';
+import { pick, prng, skewed } from './random.mjs';
 
 const DIST = process.env.LINKHOP_DIST
   ? `${pathToFileURL(resolve(process.env.LINKHOP_DIST)).href}/`
@@ -25,19 +26,6 @@ const { openStore, migrateToLatest } = await import(`${DIST}store/database.js`);
 const { createClickBuffer } = await import(`${DIST}analytics/click-buffer.js`);
 const { createAnalyticsRepo } = await import(`${DIST}analytics/repo.js`);
 
-/** Deterministic PRNG (mulberry32): every run and store sees the same clicks. */
-function prng(seed) {
-  let a = seed;
-  return () => {
-    a = (a + 0x6d2b79f5) | 0;
-    let t = Math.imul(a ^ (a >>> 15), 1 | a);
-    t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t;
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
-const pick = (random, items) => items[Math.floor(random() * items.length)];
-/** Earlier items are more likely: a rough power law, like real traffic. */
-const skewed = (random, items) => items[Math.floor(random() ** 2.2 * items.length)];
 const COUNTRIES = 'US GB DE FR BR IN CA AU ES IT MX NL SE PL JP KR TR AR CO ID'.split(' ');
 const DEVICES = ['ios', 'ios', 'ios', 'android', 'android', 'android', 'desktop', 'desktop', 'other'];
 const PLATFORMS = [null, 'youtube', 'spotify', 'instagram', 'tiktok', 'amazon'];
