@@ -7,6 +7,7 @@ import {
   logIn,
   openPage,
   startDashboardServer,
+  until,
   useDashboard,
 } from './harness.js';
 
@@ -33,15 +34,6 @@ const stat = (page: Page, label: string) =>
     .locator('.stat', { has: page.locator('.stat-label', { hasText: new RegExp(`^${label}$`) }) })
     .locator('.stat-value')
     .textContent();
-
-async function until<T>(read: () => Promise<T>, ok: (value: T) => boolean): Promise<T> {
-  let value = await read();
-  for (let i = 0; i < 200 && !ok(value); i++) {
-    await new Promise((resolve) => setTimeout(resolve, 50));
-    value = await read();
-  }
-  return value;
-}
 
 describe.skipIf(browserSkipReason !== null)('dashboard: analytics pages with real taps', () => {
   const dash = useDashboard();

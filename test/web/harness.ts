@@ -185,3 +185,13 @@ export async function apiCall<T>(page: Page, method: string, path: string, body?
 export async function fitsWidth(page: Page): Promise<boolean> {
   return Boolean(await page.evaluate('document.documentElement.scrollWidth <= window.innerWidth'));
 }
+
+/** Reads until `ok` holds or about 10 s pass, and returns the last value (the caller asserts on it). */
+export async function until<T>(read: () => Promise<T> | T, ok: (value: T) => boolean): Promise<T> {
+  let value = await read();
+  for (let i = 0; i < 200 && !ok(value); i++) {
+    await new Promise((resolve) => setTimeout(resolve, 50));
+    value = await read();
+  }
+  return value;
+}

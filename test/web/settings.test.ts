@@ -3,7 +3,7 @@ import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { Page } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
-import { browserSkipReason, fitsWidth, logIn, openPage, useDashboard } from './harness.js';
+import { browserSkipReason, fitsWidth, logIn, openPage, until, useDashboard } from './harness.js';
 
 /** API keys, webhooks and the plan page in Chromium, against the real service. */
 
@@ -41,15 +41,6 @@ async function startReceiver(): Promise<{ url: string; deliveries: Delivery[]; c
     deliveries,
     close: () => new Promise((resolve) => server.close(() => resolve())),
   };
-}
-
-async function until<T>(read: () => Promise<T> | T, ok: (value: T) => boolean): Promise<T> {
-  let value = await read();
-  for (let i = 0; i < 200 && !ok(value); i++) {
-    await new Promise((resolve) => setTimeout(resolve, 50));
-    value = await read();
-  }
-  return value;
 }
 
 describe.skipIf(browserSkipReason !== null)('dashboard: API keys, webhooks and plans', () => {
