@@ -334,3 +334,21 @@ export function formatRate(rate: number | null | undefined): string {
   if (rate === null || rate === undefined) return '—';
   return `${Math.round(rate * 1000) / 10}%`;
 }
+
+/** A table's header row: one column per name, then an unlabelled (screen-reader "Actions") button column. */
+export function TableHead({ columns }: { columns: readonly string[] }) {
+  return (
+    <thead>
+      <tr>
+        {columns.map((column) => (
+          <th key={column} scope="col">
+            {column}
+          </th>
+        ))}
+        <th scope="col">
+          <span className="sr-only">Actions</span>
+        </th>
+      </tr>
+    </thead>
+  );
+}

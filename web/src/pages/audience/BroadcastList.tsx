@@ -1,5 +1,13 @@
 import type { Broadcast } from '../../api/types';
-import { Button, Card, EmptyState, formatDateTime, formatNumber, Loading } from '../../components/ui';
+import {
+  Button,
+  Card,
+  EmptyState,
+  formatDateTime,
+  formatNumber,
+  Loading,
+  TableHead,
+} from '../../components/ui';
 import { StatusBadge } from './words';
 
 /** Every broadcast, newest first: drafts can be edited and sent, the rest show how their send went. */
@@ -35,17 +43,7 @@ export function BroadcastList({
       {broadcasts.length > 0 ? (
         <div className="table-wrap au-wrap">
           <table className="broadcast-table au-stack">
-            <thead>
-              <tr>
-                <th scope="col">Subject</th>
-                <th scope="col">Status</th>
-                <th scope="col">Recipients</th>
-                <th scope="col">Sent</th>
-                <th scope="col">
-                  <span className="sr-only">Actions</span>
-                </th>
-              </tr>
-            </thead>
+            <TableHead columns={['Subject', 'Status', 'Recipients', 'Sent']} />
             <tbody>
               {broadcasts.map((item) => (
                 <tr key={item.id} data-broadcast={item.id}>

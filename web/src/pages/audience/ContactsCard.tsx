@@ -1,6 +1,14 @@
 import { useMemo, useState } from 'react';
 import type { Contact } from '../../api/types';
-import { Button, Card, EmptyState, formatDate, formatNumber, TextField } from '../../components/ui';
+import {
+  Button,
+  Card,
+  EmptyState,
+  formatDate,
+  formatNumber,
+  TableHead,
+  TextField,
+} from '../../components/ui';
 import { contactCount } from './words';
 
 /** The loaded contacts, searchable on the client, each row opening its detail or asking to delete it. */
@@ -85,17 +93,7 @@ function ContactsTable({
   return (
     <div className="table-wrap au-wrap">
       <table className="audience-table au-stack">
-        <thead>
-          <tr>
-            <th scope="col">Email</th>
-            <th scope="col">Source link</th>
-            <th scope="col">Country</th>
-            <th scope="col">Captured</th>
-            <th scope="col">
-              <span className="sr-only">Actions</span>
-            </th>
-          </tr>
-        </thead>
+        <TableHead columns={['Email', 'Source link', 'Country', 'Captured']} />
         <tbody>
           {contacts.map((contact) => (
             <tr key={contact.id}>

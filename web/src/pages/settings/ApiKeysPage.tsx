@@ -13,6 +13,7 @@ import {
   formatDateTime,
   Loading,
   PageHeader,
+  TableHead,
 } from '../../components/ui';
 import { useAuthed } from '../../session';
 import { useApi } from '../../use-api';
@@ -144,16 +145,7 @@ function KeysTable({
   return (
     <div className="table-wrap">
       <table>
-        <thead>
-          <tr>
-            <th scope="col">Key</th>
-            <th scope="col">Created</th>
-            <th scope="col">Status</th>
-            <th scope="col">
-              <span className="sr-only">Actions</span>
-            </th>
-          </tr>
-        </thead>
+        <TableHead columns={['Key', 'Created', 'Status']} />
         <tbody>
           {keys.map((key) => (
             <tr key={key.id}>
