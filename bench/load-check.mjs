@@ -132,10 +132,7 @@ async function main() {
     const store = openStore(databaseUrl);
     const count = async (query) => Number((await query.executeTakeFirst())?.n ?? 0);
     const recorded = await count(
-      store.db
-        .selectFrom('clicks')
-        .select((eb) => eb.fn.countAll().as('n'))
-        .where('bot', '=', 0),
+      store.db.selectFrom('click_blocks').select((eb) => eb.fn.sum('humans').as('n')),
     );
     const rolledUp = await count(
       store.db

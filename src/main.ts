@@ -8,7 +8,6 @@ import { createAccountService } from './accounts/service.js';
 import { createClickBuffer } from './analytics/click-buffer.js';
 import { createAnalyticsService } from './analytics/service.js';
 import { createMemoryOneShot, createRedisOneShot, createTapTokens } from './analytics/tap-tokens.js';
-import { createThreadWriter, type ThreadWriter, writerThreadFile } from './analytics/thread-writer.js';
 import { CAPTURE_RATE_LIMIT } from './audience/routes.js';
 import { createAudienceService } from './audience/service.js';
 import { createCreatorStats } from './bio/analytics-stats.js';
@@ -203,8 +202,7 @@ export async function composeHosted(config: Config, store: Store, logger: Logger
   const classify = createVisitorClassifier();
   const nonce = createNonceSource();
   // Analytics: clicks leave the request path through a buffer written in batches; taps redeem once.
-  const clickThread = clickWriterThread(config, store);
-  const clicks = createClickBuffer({ store, enabled: config.analytics, logger, write: clickThread?.write });
+  const clicks = createClickBuffer({ store, enabled: config.analytics, logger });
   const tapTokens = createTapTokens({
     secret: sessionSecret,
     oneShot: redis ? createRedisOneShot(redis.publisher) : createMemoryOneShot(),
@@ -347,7 +345,6 @@ export async function composeHosted(config: Config, store: Store, logger: Logger
       await socialIntake.drain();
       // Every click buffered so far is written before the store closes: none is lost on a clean shutdown.
       await clicks.stop();
-      await clickThread?.close();
       // Pending deliveries stay in the outbox; the next worker, here or on another instance, sends them.
       await deliveries.stop();
       await broadcastWorker?.stop();
@@ -356,16 +353,4 @@ export async function composeHosted(config: Config, store: Store, logger: Logger
       if (redis) await Promise.all([redis.publisher.quit(), redis.subscriber.quit()]);
     },
   };
-}
-
-/**
- * On a SQLite file the click writer gets its own thread and connection, so its commits stay off the event
- * loop that serves redirects. PostgreSQL's driver already waits on the network, not the loop; an
- * in-memory database cannot be shared; and from the TypeScript sources (tests) there is no thread script.
- */
-function clickWriterThread(config: Config, store: Store): ThreadWriter | null {
-  const file = writerThreadFile();
-  const path = store.sqlitePath;
-  if (!config.analytics || !path || path === ':memory:' || !file) return null;
-  return createThreadWriter(`sqlite:${path}`, file);
 }

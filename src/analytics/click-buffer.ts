@@ -1,6 +1,5 @@
 import type { Store } from '../store/database.js';
 import { type AnalyticsRepo, createAnalyticsRepo } from './repo.js';
-import { createTimeOrderedIds } from './rollups.js';
 
 /** One visit to a hosted link, as the redirect saw it. */
 export interface ClickInput {
@@ -45,8 +44,6 @@ export interface ClickBufferOptions {
   logger: BufferLogger;
   /** For tests: the writer (defaults to the store's analytics repo). */
   write?: AnalyticsRepo['writeClicks'];
-  /** Raw row ids (default: time-ordered UUIDv7 shape). */
-  id?: (at: number) => string;
 }
 
 export interface ClickBufferStats {
@@ -72,7 +69,6 @@ export function createClickBuffer(options: ClickBufferOptions) {
   const maxBuffered = Math.max(options.maxBuffered ?? 100_000, backlogRows);
   const { logger } = options;
   const write = options.write ?? createAnalyticsRepo(options.store).writeClicks;
-  const id = options.id ?? createTimeOrderedIds();
   const enabled = options.enabled ?? true;
 
   let pending: ClickInput[] = [];
@@ -91,7 +87,7 @@ export function createClickBuffer(options: ClickBufferOptions) {
       const batch = pending.slice(0, pending.length >= 2 * maxRows ? backlogRows : maxRows);
       pending = pending.slice(batch.length);
       try {
-        await write(batch, id);
+        await write(batch);
         stats.written += batch.length;
         failing = false;
       } catch (error) {

@@ -1,17 +1,22 @@
 import type { Kysely } from 'kysely';
 import type { Store } from '../store/database.js';
-import { CLICKS_TABLE, clickValues, insertMany, sqliteHandle, writeIncrements } from './bulk-insert.js';
+import {
+  BLOCKS_TABLE,
+  insertMany,
+  sqliteHandle,
+  writeClickBatchSqlite,
+  writeIncrements,
+} from './bulk-insert.js';
+import { blockValues, packBlocks } from './click-blocks.js';
 import type { ClickInput } from './click-buffer.js';
-import { createRollupReads, type DayRange, isWhole } from './rollup-reads.js';
+import { createClickReads } from './click-reads.js';
+import { createRollupReads, type DayRange } from './rollup-reads.js';
 import {
   type AnalyticsDatabase,
-  addClick,
+  addClicks,
   addOutcome,
-  createTimeOrderedIds,
   cut,
-  type ExportRow,
   Increments,
-  num,
   type OutcomeRow,
   type Scope,
   toRow,
@@ -30,7 +35,8 @@ export {
 
 /**
  * Analytics store queries. Writes keep the rollups in step with the raw rows in the same transaction;
- * reads answer from the rollups (rollup-reads.ts) and only the clicks list and the export read raw rows.
+ * reads answer from the rollups (rollup-reads.ts); only the clicks list and the export read raw clicks
+ * (click-reads.ts).
  */
 
 export function createAnalyticsRepo(store: Store) {
@@ -41,17 +47,25 @@ export function createAnalyticsRepo(store: Store) {
   return {
     ...reads,
 
-    /** One transaction: the raw rows and every rollup increment of the batch. */
-    async writeClicks(
-      clicks: readonly ClickInput[],
-      id: (at: number) => string = createTimeOrderedIds(),
-    ): Promise<void> {
-      const rows = clicks.map((click) => toRow(click, id(click.at)));
+    ...createClickReads(db, reads.linkIds),
+
+    /** One transaction: the batch's raw clicks (a block per link) and every rollup increment. */
+    async writeClicks(clicks: readonly ClickInput[]): Promise<void> {
+      const rows = clicks.map(toRow);
       const inc = new Increments();
-      for (const row of rows) addClick(inc, row);
+      addClicks(inc, rows);
+      const blocks = packBlocks(rows).map(blockValues);
+      const raw = store.sqlite;
+      if (raw && sqlite) {
+        // Another query's transaction is open on the connection (an API write between two statements):
+        // the batch waits for it to end rather than run inside it.
+        while (raw.inTransaction) await new Promise((resolve) => setImmediate(resolve));
+        writeClickBatchSqlite(raw, sqlite, blocks, inc);
+        return;
+      }
       await db.transaction().execute(async (trx) => {
-        await insertMany(trx, store.dialect, CLICKS_TABLE, rows.map(clickValues), sqlite);
-        await writeIncrements(trx, store.dialect, inc, sqlite);
+        await insertMany(trx, store.dialect, BLOCKS_TABLE, blocks);
+        await writeIncrements(trx, store.dialect, inc);
       });
     },
 
@@ -105,70 +119,6 @@ export function createAnalyticsRepo(store: Store) {
         })
         .sort((a, b) => b.clicks - a.clicks || (a.slug < b.slug ? -1 : a.slug > b.slug ? 1 : 0))
         .slice(0, limit);
-    },
-
-    /** One link's human clicks, newest first, each with its tap's outcome when one was reported. */
-    async clicks(linkId: string, fromMs: number, limit: number, offset: number) {
-      const rows = await db
-        .selectFrom('clicks')
-        .leftJoin('tap_outcomes', 'tap_outcomes.tap_id', 'clicks.tap_id')
-        .select(['clicks.id', 'clicks.at', 'clicks.source_app', 'clicks.country', 'clicks.city'])
-        .select(['clicks.device', 'clicks.tap_id', 'tap_outcomes.outcome'])
-        // The caller has checked that the link is the organization's; the org filter is not repeated so the
-        // (link, at, id) index is the only one that fits and a page never scans the organization's clicks.
-        .where('clicks.link_id', '=', linkId)
-        .where('clicks.bot', '=', 0)
-        .where('clicks.at', '>=', fromMs)
-        .orderBy('clicks.at', 'desc')
-        .orderBy('clicks.id', 'desc')
-        .limit(limit)
-        .offset(offset)
-        .execute();
-      return rows.map((row) => ({ ...row, at: num(row.at) }));
-    },
-
-    /** Raw human clicks of the scope in time order, a page at a time (keyset, so memory stays flat). */
-    async *exportPages(scope: Scope, fromMs: number, pageSize = 5000): AsyncGenerator<ExportRow[]> {
-      let after: { at: number; id: string } | null = null;
-      for (;;) {
-        let q = db
-          .selectFrom('clicks')
-          .innerJoin('links', 'links.id', 'clicks.link_id')
-          .leftJoin('tap_outcomes', 'tap_outcomes.tap_id', 'clicks.tap_id')
-          .select([
-            'clicks.id',
-            'clicks.at',
-            'clicks.link_id',
-            'links.slug',
-            'clicks.variant',
-            'clicks.routed',
-          ])
-          .select(['clicks.country', 'clicks.city', 'clicks.device', 'clicks.source_app'])
-          .select(['clicks.referrer_host', 'clicks.platform_key', 'clicks.tap_id', 'tap_outcomes.outcome'])
-          .where('clicks.org_id', '=', scope.orgId)
-          .where('clicks.bot', '=', 0)
-          .where('clicks.at', '>=', fromMs);
-        if (!isWhole(scope)) q = q.where('clicks.link_id', 'in', reads.linkIds(scope));
-        const cursor = after;
-        if (cursor) {
-          q = q.where((eb) =>
-            eb.or([
-              eb('clicks.at', '>', cursor.at),
-              eb.and([eb('clicks.at', '=', cursor.at), eb('clicks.id', '>', cursor.id)]),
-            ]),
-          );
-        }
-        const rows = await q
-          .orderBy('clicks.at', 'asc')
-          .orderBy('clicks.id', 'asc')
-          .limit(pageSize)
-          .execute();
-        const page = rows.map((row) => ({ ...row, at: num(row.at) }));
-        if (page.length > 0) yield page;
-        const last = page.at(-1);
-        if (!last || page.length < pageSize) return;
-        after = { at: last.at, id: last.id };
-      }
     },
   };
 }

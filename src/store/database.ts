@@ -11,8 +11,6 @@ export type Dialect = 'sqlite' | 'postgres';
 export interface Store {
   readonly db: Kysely<Database>;
   readonly dialect: Dialect;
-  /** SQLite: the database file (or `:memory:`), for a second connection to the same data. */
-  readonly sqlitePath?: string;
   /** SQLite: the connection under Kysely, for the click writer's prepared bulk statements. */
   readonly sqlite?: SQLite.Database;
   /** PostgreSQL: the schema this store works in, when not the default. */
@@ -48,7 +46,7 @@ function openSqlite(path: string): Store {
   // allocation.
   database.pragma('cache_size = -65536');
   const db = new Kysely<Database>({ dialect: new SqliteDialect({ database }) });
-  return { db, dialect: 'sqlite', sqlitePath: path, sqlite: database, close: () => db.destroy() };
+  return { db, dialect: 'sqlite', sqlite: database, close: () => db.destroy() };
 }
 
 function openPostgres(url: string, options: OpenStoreOptions): Store {

@@ -5,7 +5,7 @@ import { type ClickInput, createClickBuffer } from '../../src/analytics/click-bu
 import { createAnalyticsRepo } from '../../src/analytics/repo.js';
 import type { Store } from '../../src/store/database.js';
 import { storeKinds, type TestStore } from '../helpers/stores.js';
-import { analyticsStore, DAY, NOW, silent } from './setup.js';
+import { analyticsStore, DAY, NOW, silent, storedClicks } from './setup.js';
 
 /**
  * The batch writer folds a batch's rollup increments in memory and upserts each key once, in chunks: these
@@ -99,9 +99,7 @@ for (const kind of storeKinds) {
       );
       const orgs = await sql<{ day: number; dimension: string; value: string; count: unknown }>`
         select day, dimension, value, count from org_rollups where org_id = ${orgId}`.execute(store.db);
-      const raw = await sql<{ link_id: string; at: unknown; bot: number; country: string | null }>`
-        select link_id, at, bot, country, device, referrer_host, variant, tap_id from clicks
-        where org_id = ${orgId}`.execute(store.db);
+      const raw = await storedClicks(store, orgId);
       const line = (row: Record<string, unknown>) =>
         Object.values(row)
           .map((value) => (typeof value === 'string' ? strip(value) : String(Number(value ?? -1))))
@@ -110,8 +108,8 @@ for (const kind of storeKinds) {
       return {
         links: lines(links.rows),
         orgs: lines(orgs.rows),
-        raw: raw.rows
-          .map((row) => `${strip(row.link_id)} ${Number(row.at)} ${row.bot} ${row.country}`)
+        raw: raw
+          .map((row) => `${strip(row.linkId)} ${row.at} ${row.bot} ${row.country} ${row.device} ${row.variant}`)
           .sort(),
       };
     }
@@ -164,11 +162,11 @@ for (const kind of storeKinds) {
         store,
         maxRows: 100,
         logger: silent,
-        write: async (batch, id) => {
+        write: async (batch) => {
           // Fail after the writer has done its work, inside the transaction's lifetime as far as the
           // buffer can tell: nothing of this batch may be lost or counted twice.
           if (failures-- > 0) throw new Error('store down');
-          await repo.writeClicks(batch, id);
+          await repo.writeClicks(batch);
         },
       });
       const rows = forOrg(orgId, clicks(250, 2, 4));

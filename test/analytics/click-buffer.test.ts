@@ -6,7 +6,7 @@ import { createAnalyticsRepo } from '../../src/analytics/repo.js';
 import { splitWindow } from '../../src/analytics/rollup-reads.js';
 import type { Store } from '../../src/store/database.js';
 import { storeKinds, type TestStore } from '../helpers/stores.js';
-import { analyticsStore, NOW } from './setup.js';
+import { analyticsStore, NOW, storedClicks } from './setup.js';
 
 /** Every day there is: from the epoch to far in the future. */
 const ALL = { from: 0, to: 1_000_000 };
@@ -156,14 +156,24 @@ for (const kind of storeKinds) {
     });
     afterAll(async () => testStore?.dispose());
 
-    const countClicks = async (orgId: string) =>
-      Number(
-        (
-          await sql<{ n: number | string }>`select count(*) as n from clicks where org_id = ${orgId}`.execute(
-            store.db,
-          )
-        ).rows[0]?.n,
-      );
+    const countClicks = async (orgId: string) => (await storedClicks(store, orgId)).length;
+
+    /** Makes every rollup insert of `orgId` fail, as a store failing mid-transaction would. */
+    async function failRollupsOf(orgId: string): Promise<() => Promise<void>> {
+      if (store.dialect === 'sqlite') {
+        await sql`create trigger fail_rollups before insert on org_rollups when new.org_id = ${sql.lit(orgId)}
+          begin select raise(abort, 'rollups refused'); end`.execute(store.db);
+        return async () => void (await sql`drop trigger fail_rollups`.execute(store.db));
+      }
+      await sql`create function fail_rollups() returns trigger language plpgsql as
+        $$ begin raise exception 'rollups refused'; end $$`.execute(store.db);
+      await sql`create trigger fail_rollups before insert on org_rollups for each row
+        when (new.org_id = ${sql.lit(orgId)}) execute function fail_rollups()`.execute(store.db);
+      return async () => {
+        await sql`drop trigger fail_rollups on org_rollups`.execute(store.db);
+        await sql`drop function fail_rollups()`.execute(store.db);
+      };
+    }
 
     it('stop() writes every recorded click: no click lost on a clean shutdown', async () => {
       const orgId = randomUUID();
@@ -182,29 +192,21 @@ for (const kind of storeKinds) {
       expect(total?.clicks).toBe(2345);
     });
 
-    it('one transaction per batch: a batch failing in its second statement leaves no raw row and no rollup', async () => {
+    it('one transaction per batch: a batch failing after its raw clicks went in leaves no raw click and no rollup', async () => {
       const orgId = randomUUID();
       const repo = createAnalyticsRepo(store);
-      // 1001 rows are two inserts; the second repeats the first id, so it fails after the first went in.
-      let n = 0;
-      const ids = () => (n === 1000 ? `dup-${orgId}` : `${n++ === 0 ? `dup-${orgId}` : randomUUID()}`);
-      const rows = Array.from({ length: 1001 }, () => click({ orgId }));
-      await expect(repo.writeClicks(rows, ids)).rejects.toThrow();
+      // The raw blocks are the first statement, the link rollups the second, the organization's the last.
+      const allowRollups = await failRollupsOf(orgId);
+      const rows = Array.from({ length: 1001 }, (_, i) => click({ orgId, linkId: `link-${i % 3}` }));
+      await expect(repo.writeClicks(rows)).rejects.toThrow();
       expect(await countClicks(orgId)).toBe(0);
       expect(await repo.sums({ orgId }, ['total'], ALL)).toEqual([]);
       // The buffer keeps such a batch and writes it once the store accepts it.
-      let fail = true;
-      const buffer = createClickBuffer({
-        store,
-        maxRows: 2000,
-        logger: recordingLogger(),
-        write: (batch, uuid) => (fail ? repo.writeClicks(batch, ids) : repo.writeClicks(batch, uuid)),
-      });
-      n = 0;
+      const buffer = createClickBuffer({ store, maxRows: 2000, logger: recordingLogger() });
       for (const row of rows) buffer.record(row);
       await buffer.flush();
       expect(buffer.stats()).toMatchObject({ pending: 1001, failedFlushes: 1 });
-      fail = false;
+      await allowRollups();
       await buffer.stop();
       expect(await countClicks(orgId)).toBe(1001);
       expect((await repo.sums({ orgId }, ['total'], ALL))[0]?.clicks).toBe(1001);

@@ -4,6 +4,7 @@ import { serializerCompiler, validatorCompiler } from 'fastify-type-provider-zod
 import type { Kysely } from 'kysely';
 import { featuresOf, isTier, type Tier } from '../../src/accounts/plans.js';
 import type { OrgContext } from '../../src/accounts/service.js';
+import { type StoredClick, unpackBlock } from '../../src/analytics/click-blocks.js';
 import { createClickBuffer } from '../../src/analytics/click-buffer.js';
 import { analyticsRoutes, dashboardAnalyticsRoutes, tapRoutes } from '../../src/analytics/routes.js';
 import {
@@ -39,6 +40,22 @@ export async function analyticsStore(kind: StoreKind): Promise<TestStore> {
   );
   if (!registered) await up(testStore.store.db as unknown as Kysely<unknown>);
   return testStore;
+}
+
+/** Every raw click stored for the organization (bots included), unpacked from its blocks, with its link. */
+export async function storedClicks(store: Store, orgId: string): Promise<(StoredClick & { linkId: string })[]> {
+  const blocks = await store.db
+    .selectFrom('click_blocks')
+    .select(['id', 'link_id', 'first_at', 'data'])
+    .where('org_id', '=', orgId)
+    .orderBy('id')
+    .execute();
+  return blocks.flatMap((block) =>
+    unpackBlock(Number(block.id), Number(block.first_at), block.data).map((click) => ({
+      ...click,
+      linkId: block.link_id,
+    })),
+  );
 }
 
 export async function makeOrg(store: Store, tier: Tier = 'legend'): Promise<OrgContext> {

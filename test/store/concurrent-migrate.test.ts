@@ -25,7 +25,7 @@ describe('migrations on SQLite', () => {
     expect(again.applied).toEqual([]);
     const tables = await a.db.introspection.getTables();
     expect(tables.map((table) => table.name)).toEqual(
-      expect.arrayContaining(['links', 'clicks', 'bio_pages']),
+      expect.arrayContaining(['links', 'click_blocks', 'bio_pages']),
     );
   });
 });

@@ -1,28 +1,11 @@
 import { type ColumnType, type Kysely, SqliteAdapter, sql } from 'kysely';
+import type { ClickBlockTable } from './012-click-blocks.js';
 
 /**
  * Kysely view of the analytics tables; the lead adds `AnalyticsTables` to `Database` in
  * src/store/schema.ts. Integers that can exceed 2^31 (`at`, sums) come back from PostgreSQL as strings:
- * readers convert with Number().
+ * readers convert with Number(). The raw clicks table made here became `click_blocks` in migration 012.
  */
-export interface ClickTable {
-  id: string;
-  org_id: string;
-  link_id: string;
-  /** Epoch milliseconds (bigint). */
-  at: ColumnType<number | string, number, never>;
-  /** 1 for a bot or link-preview fetch: kept apart, never in click totals. */
-  bot: number;
-  variant: number | null;
-  routed: string | null;
-  country: string | null;
-  city: string | null;
-  device: string;
-  source_app: string | null;
-  referrer_host: string | null;
-  platform_key: string | null;
-  tap_id: string | null;
-}
 
 /** One row per tap that reported an outcome; the primary key makes the first outcome win. */
 export interface TapOutcomeTable {
@@ -61,7 +44,8 @@ export interface OrgRollupTable {
 }
 
 export interface AnalyticsTables {
-  clicks: ClickTable;
+  /** Raw clicks, packed since migration 012. */
+  click_blocks: ClickBlockTable;
   tap_outcomes: TapOutcomeTable;
   click_rollups: ClickRollupTable;
   org_rollups: OrgRollupTable;

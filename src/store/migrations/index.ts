@@ -10,6 +10,7 @@ import * as analytics from './008-analytics.js';
 import * as social from './009-social.js';
 import * as bio from './010-bio.js';
 import * as audience from './011-audience.js';
+import * as clickBlocks from './012-click-blocks.js';
 
 /**
  * One ordered set of migrations for both dialects, listed in code (not read from a folder) so the
@@ -27,6 +28,7 @@ const migrations: Record<string, Migration> = {
   '009-social': social,
   '010-bio': bio,
   '011-audience': audience,
+  '012-click-blocks': clickBlocks,
 };
 
 export const migrationProvider: MigrationProvider = {

@@ -1,0 +1,178 @@
+import type { Kysely } from 'kysely';
+import { clickId, oldestFirst, type StoredClick, unpackBlock } from './click-blocks.js';
+import { type createRollupReads, isWhole } from './rollup-reads.js';
+import { type AnalyticsDatabase, type ExportRow, num, type Scope } from './rollups.js';
+
+/**
+ * The two reads of raw clicks, over packed blocks. Blocks of one link can overlap in time (two instances
+ * writing at once), so neither read trusts block order alone: each merges by click time, and stops reading
+ * blocks only when no later block can hold a click that belongs before what it has.
+ */
+
+/** Blocks fetched per query. */
+const BLOCKS_PER_READ = 32;
+/** Tap ids per outcome lookup (well under SQLite's parameter limit). */
+const TAPS_PER_LOOKUP = 500;
+
+const newestFirst = (a: StoredClick, b: StoredClick): number => oldestFirst(b, a);
+
+export interface ListedClick {
+  id: string;
+  at: number;
+  source_app: string | null;
+  country: string | null;
+  city: string | null;
+  device: string;
+  tap_id: string | null;
+  outcome: string | null;
+}
+
+export function createClickReads(
+  db: Kysely<AnalyticsDatabase>,
+  linkIds: ReturnType<typeof createRollupReads>['linkIds'],
+) {
+  /** The reported outcome of each tap id given (taps without one are absent). */
+  async function outcomes(tapIds: readonly string[]): Promise<Map<string, string>> {
+    const found = new Map<string, string>();
+    for (let i = 0; i < tapIds.length; i += TAPS_PER_LOOKUP) {
+      const rows = await db
+        .selectFrom('tap_outcomes')
+        .select(['tap_id', 'outcome'])
+        .where('tap_id', 'in', tapIds.slice(i, i + TAPS_PER_LOOKUP))
+        .execute();
+      for (const row of rows) found.set(row.tap_id, row.outcome);
+    }
+    return found;
+  }
+
+  const tapIdsOf = (clicks: readonly StoredClick[]): string[] =>
+    clicks.flatMap((click) => (click.tapId === null ? [] : [click.tapId]));
+
+  return {
+    /** One link's human clicks since `fromMs`, newest first, each with its tap's outcome when reported. */
+    async clicks(linkId: string, fromMs: number, limit: number, offset: number): Promise<ListedClick[]> {
+      const want = offset + limit;
+      // The newest `want` clicks seen so far, newest first.
+      let kept: StoredClick[] = [];
+      let after: { lastAt: number; id: number } | null = null;
+      read: for (;;) {
+        let query = db
+          .selectFrom('click_blocks')
+          .select(['id', 'first_at', 'last_at', 'data'])
+          .where('link_id', '=', linkId)
+          .where('last_at', '>=', fromMs)
+          .where('humans', '>', 0);
+        const cursor = after;
+        if (cursor) {
+          query = query.where((eb) =>
+            eb.or([
+              eb('last_at', '<', cursor.lastAt),
+              eb.and([eb('last_at', '=', cursor.lastAt), eb('id', '<', cursor.id)]),
+            ]),
+          );
+        }
+        const blocks = await query
+          .orderBy('last_at', 'desc')
+          .orderBy('id', 'desc')
+          .limit(BLOCKS_PER_READ)
+          .execute();
+        for (const block of blocks) {
+          const lastAt = num(block.last_at);
+          // Every click of this block and of the ones after it is older than the last one kept.
+          const floor = kept[want - 1];
+          if (floor && lastAt < floor.at) break read;
+          for (const click of unpackBlock(num(block.id), num(block.first_at), block.data)) {
+            if (!click.bot && click.at >= fromMs) kept.push(click);
+          }
+          kept.sort(newestFirst);
+          if (kept.length > want) kept = kept.slice(0, want);
+          after = { lastAt, id: num(block.id) };
+        }
+        if (blocks.length < BLOCKS_PER_READ) break;
+      }
+      const page = kept.slice(offset, want);
+      const reported = await outcomes(tapIdsOf(page));
+      return page.map((click) => ({
+        id: clickId(click),
+        at: click.at,
+        source_app: click.sourceApp,
+        country: click.country,
+        city: click.city,
+        device: click.device,
+        tap_id: click.tapId,
+        outcome: click.tapId === null ? null : (reported.get(click.tapId) ?? null),
+      }));
+    },
+
+    /** The scope's human clicks since `fromMs` in time order, a page at a time (memory stays flat). */
+    async *exportPages(scope: Scope, fromMs: number, pageSize = 5000): AsyncGenerator<ExportRow[]> {
+      // Unpacked clicks not yet written, with their link's slug; oldest first once sorted.
+      let pending: (StoredClick & { linkId: string; slug: string })[] = [];
+      async function* release(before: number): AsyncGenerator<ExportRow[]> {
+        pending.sort(oldestFirst);
+        let ready = pending.findIndex((click) => click.at >= before);
+        if (ready === -1) ready = pending.length;
+        const out = pending.slice(0, ready);
+        pending = pending.slice(ready);
+        for (let i = 0; i < out.length; i += pageSize) {
+          const chunk = out.slice(i, i + pageSize);
+          const reported = await outcomes(tapIdsOf(chunk));
+          yield chunk.map((click) => ({
+            id: clickId(click),
+            at: click.at,
+            link_id: click.linkId,
+            slug: click.slug,
+            variant: click.variant,
+            routed: click.routed,
+            country: click.country,
+            city: click.city,
+            device: click.device,
+            source_app: click.sourceApp,
+            referrer_host: click.referrerHost,
+            platform_key: click.platformKey,
+            tap_id: click.tapId,
+            outcome: click.tapId === null ? null : (reported.get(click.tapId) ?? null),
+          }));
+        }
+      }
+
+      let after: { firstAt: number; id: number } | null = null;
+      for (;;) {
+        let query = db
+          .selectFrom('click_blocks as b')
+          .innerJoin('links', 'links.id', 'b.link_id')
+          .select(['b.id', 'b.first_at', 'b.link_id', 'b.data', 'links.slug'])
+          .where('b.org_id', '=', scope.orgId)
+          .where('b.last_at', '>=', fromMs)
+          .where('b.humans', '>', 0);
+        if (!isWhole(scope)) query = query.where('b.link_id', 'in', linkIds(scope));
+        const cursor = after;
+        if (cursor) {
+          query = query.where((eb) =>
+            eb.or([
+              eb('b.first_at', '>', cursor.firstAt),
+              eb.and([eb('b.first_at', '=', cursor.firstAt), eb('b.id', '>', cursor.id)]),
+            ]),
+          );
+        }
+        const blocks = await query
+          .orderBy('b.first_at', 'asc')
+          .orderBy('b.id', 'asc')
+          .limit(BLOCKS_PER_READ)
+          .execute();
+        for (const block of blocks) {
+          const firstAt = num(block.first_at);
+          // Blocks come by first click: whatever is older than this block's first click is final.
+          yield* release(firstAt);
+          for (const click of unpackBlock(num(block.id), firstAt, block.data)) {
+            if (!click.bot && click.at >= fromMs)
+              pending.push({ ...click, linkId: block.link_id, slug: block.slug });
+          }
+          after = { firstAt, id: num(block.id) };
+        }
+        if (blocks.length < BLOCKS_PER_READ) break;
+      }
+      yield* release(Number.POSITIVE_INFINITY);
+    },
+  };
+}
