@@ -109,7 +109,9 @@ for (const kind of storeKinds) {
         links: lines(links.rows),
         orgs: lines(orgs.rows),
         raw: raw
-          .map((row) => `${strip(row.linkId)} ${row.at} ${row.bot} ${row.country} ${row.device} ${row.variant}`)
+          .map(
+            (row) => `${strip(row.linkId)} ${row.at} ${row.bot} ${row.country} ${row.device} ${row.variant}`,
+          )
           .sort(),
       };
     }

@@ -43,7 +43,10 @@ export async function analyticsStore(kind: StoreKind): Promise<TestStore> {
 }
 
 /** Every raw click stored for the organization (bots included), unpacked from its blocks, with its link. */
-export async function storedClicks(store: Store, orgId: string): Promise<(StoredClick & { linkId: string })[]> {
+export async function storedClicks(
+  store: Store,
+  orgId: string,
+): Promise<(StoredClick & { linkId: string })[]> {
   const blocks = await store.db
     .selectFrom('click_blocks')
     .select(['id', 'link_id', 'first_at', 'data'])
