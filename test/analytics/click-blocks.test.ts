@@ -2,13 +2,12 @@ import { randomUUID } from 'node:crypto';
 import { Migrator } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { packBlocks, unpackBlock } from '../../src/analytics/click-blocks.js';
-import type { ClickInput } from '../../src/analytics/click-buffer.js';
 import { createAnalyticsRepo } from '../../src/analytics/repo.js';
 import { toRow } from '../../src/analytics/rollups.js';
 import { migrateToLatest, type Store } from '../../src/store/database.js';
 import { migrationProvider } from '../../src/store/migrations/index.js';
 import { sqliteKind, storeKinds, type TestStore } from '../helpers/stores.js';
-import { NOW, storedClicks } from './setup.js';
+import { clickInput, NOW, storedClicks } from './setup.js';
 
 /**
  * Raw clicks are packed per link per batch (click-blocks.ts). These check the packing round trip, that
@@ -16,22 +15,7 @@ import { NOW, storedClicks } from './setup.js';
  * migration moves the old row-per-click table over without losing a click.
  */
 
-const click = (over: Partial<ClickInput> = {}): ClickInput => ({
-  linkId: 'link-1',
-  orgId: 'org-1',
-  at: NOW,
-  bot: false,
-  variant: null,
-  routed: null,
-  country: 'US',
-  city: null,
-  device: 'ios',
-  sourceApp: null,
-  referrerHost: null,
-  platformKey: null,
-  tapId: null,
-  ...over,
-});
+const click = clickInput;
 
 describe('packing', () => {
   it('a batch becomes one block per link, and unpacks to the same clicks in recording order', () => {

@@ -6,27 +6,12 @@ import { createAnalyticsRepo } from '../../src/analytics/repo.js';
 import { splitWindow } from '../../src/analytics/rollup-reads.js';
 import type { Store } from '../../src/store/database.js';
 import { storeKinds, type TestStore } from '../helpers/stores.js';
-import { analyticsStore, NOW, storedClicks } from './setup.js';
+import { analyticsStore, clickInput, NOW, storedClicks } from './setup.js';
 
 /** Every day there is: from the epoch to far in the future. */
 const ALL = { from: 0, to: 1_000_000 };
 
-const click = (over: Partial<ClickInput> = {}): ClickInput => ({
-  linkId: 'link-1',
-  orgId: 'org-1',
-  at: NOW,
-  bot: false,
-  variant: null,
-  routed: null,
-  country: 'US',
-  city: null,
-  device: 'ios',
-  sourceApp: null,
-  referrerHost: null,
-  platformKey: null,
-  tapId: null,
-  ...over,
-});
+const click = clickInput;
 
 function recordingLogger() {
   const lines: { level: string; details: object; message: string }[] = [];

@@ -5,7 +5,7 @@ import type { Kysely } from 'kysely';
 import { featuresOf, isTier, type Tier } from '../../src/accounts/plans.js';
 import type { OrgContext } from '../../src/accounts/service.js';
 import { type StoredClick, unpackBlock } from '../../src/analytics/click-blocks.js';
-import { createClickBuffer } from '../../src/analytics/click-buffer.js';
+import { type ClickInput, createClickBuffer } from '../../src/analytics/click-buffer.js';
 import { analyticsRoutes, dashboardAnalyticsRoutes, tapRoutes } from '../../src/analytics/routes.js';
 import {
   type AnalyticsService,
@@ -41,6 +41,24 @@ export async function analyticsStore(kind: StoreKind): Promise<TestStore> {
   if (!registered) await up(testStore.store.db as unknown as Kysely<unknown>);
   return testStore;
 }
+
+/** A human visit of `link-1` at NOW, the fields a test does not care about left plain. */
+export const clickInput = (over: Partial<ClickInput> = {}): ClickInput => ({
+  linkId: 'link-1',
+  orgId: 'org-1',
+  at: NOW,
+  bot: false,
+  variant: null,
+  routed: null,
+  country: 'US',
+  city: null,
+  device: 'ios',
+  sourceApp: null,
+  referrerHost: null,
+  platformKey: null,
+  tapId: null,
+  ...over,
+});
 
 /** Every raw click stored for the organization (bots included), unpacked from its blocks, with its link. */
 export async function storedClicks(
