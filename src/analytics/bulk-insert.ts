@@ -54,12 +54,11 @@ export async function insertMany(
   dialect: Dialect,
   table: BulkTable,
   rows: readonly (readonly unknown[])[],
-  sqlite?: SqliteHandle,
 ): Promise<void> {
-  const columns = table.columns.map((column) => `"${column}"`).join(', ');
-  const head = `insert into "${table.name}" (${columns})`;
-  const suffix = table.suffix ? ` ${table.suffix}` : '';
   if (dialect === 'postgres') {
+    const columns = table.columns.map((column) => `"${column}"`).join(', ');
+    const head = `insert into "${table.name}" (${columns})`;
+    const suffix = table.suffix ? ` ${table.suffix}` : '';
     const arrays = table.pgTypes.map((type, i) => `$${i + 1}::${type}[]`).join(', ');
     for (let start = 0; start < rows.length; start += 5000) {
       const chunk = rows.slice(start, start + 5000);
@@ -68,7 +67,6 @@ export async function insertMany(
     }
     return;
   }
-  if (sqlite) return insertManySqlite(sqlite, table, rows);
   const sqlFor = sqliteInsert(table);
   const perStatement = Math.floor(8000 / table.columns.length);
   for (let start = 0; start < rows.length; start += perStatement) {
@@ -149,15 +147,10 @@ const ORG_KEY = [0, 2, 1, 3];
  * forwards, and two instances writing the same keys on PostgreSQL lock them in the same order, so their
  * batches wait for each other instead of deadlocking.
  */
-export async function writeIncrements(
-  db: Kysely<AnalyticsDatabase> | Tx,
-  dialect: Dialect,
-  inc: Increments,
-  sqlite?: SqliteHandle,
-) {
+export async function writeIncrements(db: Kysely<AnalyticsDatabase> | Tx, dialect: Dialect, inc: Increments) {
   const { links, orgs } = incrementRows(inc);
-  await insertMany(db, dialect, ROLLUPS_TABLE, links, sqlite);
-  await insertMany(db, dialect, ORG_ROLLUPS_TABLE, orgs, sqlite);
+  await insertMany(db, dialect, ROLLUPS_TABLE, links);
+  await insertMany(db, dialect, ORG_ROLLUPS_TABLE, orgs);
 }
 
 /** The increments as rows of the two rollup tables, each in its primary-key order. */

@@ -112,6 +112,19 @@ export function unpackBlock(block: number, firstAt: number, data: string): Store
   }));
 }
 
+/** A click's stored fields as the row-per-click columns named them (the export's and the old table's). */
+export const clickColumns = (click: StoredClick) => ({
+  variant: click.variant,
+  routed: click.routed,
+  country: click.country,
+  city: click.city,
+  device: click.device,
+  source_app: click.sourceApp,
+  referrer_host: click.referrerHost,
+  platform_key: click.platformKey,
+  tap_id: click.tapId,
+});
+
 export const clickId = (click: Pick<StoredClick, 'block' | 'index'>): string =>
   `${click.block}-${click.index}`;
 

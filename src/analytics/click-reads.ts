@@ -1,5 +1,5 @@
 import type { Kysely } from 'kysely';
-import { clickId, oldestFirst, type StoredClick, unpackBlock } from './click-blocks.js';
+import { clickColumns, clickId, oldestFirst, type StoredClick, unpackBlock } from './click-blocks.js';
 import { type createRollupReads, isWhole } from './rollup-reads.js';
 import { type AnalyticsDatabase, type ExportRow, num, type Scope } from './rollups.js';
 
@@ -122,15 +122,7 @@ export function createClickReads(
             at: click.at,
             link_id: click.linkId,
             slug: click.slug,
-            variant: click.variant,
-            routed: click.routed,
-            country: click.country,
-            city: click.city,
-            device: click.device,
-            source_app: click.sourceApp,
-            referrer_host: click.referrerHost,
-            platform_key: click.platformKey,
-            tap_id: click.tapId,
+            ...clickColumns(click),
             outcome: click.tapId === null ? null : (reported.get(click.tapId) ?? null),
           }));
         }

@@ -1,5 +1,5 @@
 import { type ColumnType, type Generated, type Kysely, SqliteAdapter } from 'kysely';
-import { type BlockRow, packBlocks, unpackBlock } from '../../analytics/click-blocks.js';
+import { type BlockRow, clickColumns, packBlocks, unpackBlock } from '../../analytics/click-blocks.js';
 import type { ClickRow } from '../../analytics/rollups.js';
 
 /**
@@ -112,15 +112,7 @@ export async function down(db: AnyDb): Promise<void> {
           link_id: block.link_id,
           at: click.at,
           bot: click.bot ? 1 : 0,
-          variant: click.variant,
-          routed: click.routed,
-          country: click.country,
-          city: click.city,
-          device: click.device,
-          source_app: click.sourceApp,
-          referrer_host: click.referrerHost,
-          platform_key: click.platformKey,
-          tap_id: click.tapId,
+          ...clickColumns(click),
         })
         .execute();
     }
