@@ -1,4 +1,5 @@
 import { isbot } from 'isbot';
+import { LruCache } from './lru-cache.js';
 import { detectInApp, detectOs, isPreviewFetcher } from './visitor/tokens.js';
 
 export type Os = 'ios' | 'android' | 'desktop' | 'other';
@@ -86,8 +87,7 @@ export function createVisitorClassifier(
   const capacity = options.cacheSize ?? 5000;
   if (!Number.isInteger(capacity) || capacity < 1)
     throw new RangeError('cacheSize must be a positive integer');
-  // Map keeps insertion order: re-inserting on a hit makes the first key the least recently used.
-  const cache = new Map<string, CacheEntry>();
+  const cache = new LruCache<string, CacheEntry>(capacity);
 
   return (userAgent, purpose) => {
     const ua = userAgent ?? '';
@@ -96,14 +96,8 @@ export function createVisitorClassifier(
     let entry = cache.get(ua);
     if (entry === undefined) {
       entry = { plain: Object.freeze(classifyAgent(ua)) };
-      if (cache.size >= capacity) {
-        const oldest = cache.keys().next();
-        if (!oldest.done) cache.delete(oldest.value);
-      }
-    } else {
-      cache.delete(ua);
+      cache.set(ua, entry);
     }
-    cache.set(ua, entry);
     if (!prefetch) return entry.plain;
     entry.prefetch ??= Object.freeze({ ...entry.plain, prefetch: true });
     return entry.prefetch;

@@ -1,7 +1,7 @@
+import type { LruCache } from '../core/lru-cache.js';
 import type { CompiledDestination } from '../core/resolve.js';
 import type { FastPath } from '../redirect/fast-path.js';
 import { slugOfRequest } from '../redirect/fast-path.js';
-import type { LruCache } from '../redirect/lru-cache.js';
 import { type VisitResponder, writeVisitResponse } from '../redirect/respond.js';
 
 /** Cached engine links answered before Fastify; /health stays Fastify's (an engine slug may be "health"). */

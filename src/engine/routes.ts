@@ -1,7 +1,7 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import type { LruCache } from '../core/lru-cache.js';
 import type { CompiledDestination } from '../core/resolve.js';
 import { sendNotFoundPage } from '../http/html.js';
-import type { LruCache } from '../redirect/lru-cache.js';
 import { sendVisitResponse, type VisitResponder } from '../redirect/respond.js';
 import { EngineError } from './errors.js';
 import { ENGINE_SLUG_PATTERN, parseCreateEngineLink } from './schema.js';

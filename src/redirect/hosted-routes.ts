@@ -73,7 +73,7 @@ export async function hostedRedirectRoutes(app: FastifyInstance, deps: HostedRed
 
   async function load(request: SlugRequest): Promise<HostedLinkEntry | undefined> {
     const slug = request.params.slug;
-    const host = deps.cache.lookupHost(hostOf(request.headers.host));
+    const host = deps.cache.lookupHost(request.headers.host);
     const cached = deps.cache.get(host, slug);
     if (cached) return cached;
     if (!SLUG_PATTERN.test(slug)) return undefined;
@@ -300,15 +300,11 @@ export function createHostedFastPath(deps: HostedRedirectDeps): FastPath {
   return (req, res) => {
     const slug = slugOfRequest(req);
     if (slug === null) return false;
-    const entry = deps.cache.get(deps.cache.lookupHost(hostOf(req.headers.host)), slug);
+    const entry = deps.cache.get(deps.cache.lookupHost(req.headers.host), slug);
     if (entry === undefined || entry.passwordHash !== null) return false;
     writeVisitResponse(req.method, res, visitEntry(deps, req.headers, entry));
     return true;
   };
-}
-
-function hostOf(header: string | undefined): string {
-  return header ? header.toLowerCase().replace(/:\d+$/, '') : '';
 }
 
 function countryOf(value: string | string[] | undefined): string | null {

@@ -1,7 +1,7 @@
 import type { Redis } from 'ioredis';
 import type { CompiledLink } from '../core/link-compile.js';
+import { LruCache } from '../core/lru-cache.js';
 import type { PagePixel } from '../core/pages/index.js';
-import { LruCache } from './lru-cache.js';
 
 /** A hosted link as the redirect serves it, compiled once per cache fill. */
 export interface HostedLinkEntry {
@@ -24,10 +24,11 @@ export interface HostedLinkEntry {
 
 export interface HostedLinkCache {
   /**
-   * The lookup host of a request host: itself when some link uses it as a custom hostname, else ''
+   * The lookup host of a request's Host header (any case, with or without a port): the host when some
+   * link uses it as a custom hostname, else ''
    * (the default host, whatever name it was reached by: BASE_URL's host, an IP, a load balancer's name).
    */
-  lookupHost(requestHost: string): string;
+  lookupHost(hostHeader: string | undefined): string;
   get(host: string, slug: string): HostedLinkEntry | undefined;
   set(entry: HostedLinkEntry): void;
   /** Drops (host, slug) here and, through Redis pub/sub, in every other instance. */
@@ -50,7 +51,9 @@ export interface HostedLinkCacheOptions {
   customHosts: Iterable<string>;
 }
 
-const keyOf = (host: string, slug: string) => `${host}\n${slug}`;
+// Default-host links, nearly all of them, are keyed by the bare slug: no string is built per visit. A slug
+// never contains a newline, so the custom-host keys cannot collide with them.
+const keyOf = (host: string, slug: string) => (host === '' ? slug : `${host}\n${slug}`);
 
 export async function createHostedLinkCache(options: HostedLinkCacheOptions): Promise<HostedLinkCache> {
   const now = options.now ?? Date.now;
@@ -58,8 +61,8 @@ export async function createHostedLinkCache(options: HostedLinkCacheOptions): Pr
   const customHosts = new Set(options.customHosts);
   const forget = (key: string) => {
     entries.delete(key);
-    const host = key.slice(0, key.indexOf('\n'));
-    if (host !== '') customHosts.add(host);
+    const newline = key.indexOf('\n');
+    if (newline > 0) customHosts.add(key.slice(0, newline));
   };
   const redis = options.redis;
   if (redis) {
@@ -69,8 +72,11 @@ export async function createHostedLinkCache(options: HostedLinkCacheOptions): Pr
     });
   }
   return {
-    lookupHost(requestHost) {
-      return customHosts.has(requestHost) ? requestHost : '';
+    lookupHost(header) {
+      // No link has a hostname yet (the common case): no header parsing on the hot path.
+      if (customHosts.size === 0 || !header) return '';
+      const host = header.toLowerCase().replace(/:\d+$/, '');
+      return customHosts.has(host) ? host : '';
     },
     get(host, slug) {
       const key = keyOf(host, slug);
