@@ -6,6 +6,7 @@ import { createAccountRepo } from './accounts/repo.js';
 import { verifyPassword } from './accounts/secrets.js';
 import { createAccountService } from './accounts/service.js';
 import { createClickBuffer } from './analytics/click-buffer.js';
+import { clickWriterThreadFile, createClickThread } from './analytics/click-thread.js';
 import { createAnalyticsService } from './analytics/service.js';
 import { createMemoryOneShot, createRedisOneShot, createTapTokens } from './analytics/tap-tokens.js';
 import { CAPTURE_RATE_LIMIT } from './audience/routes.js';
@@ -107,8 +108,21 @@ export function composeEngine(config: Config, store: Store, logger: Logger): Fas
   });
 }
 
+export interface ComposeOptions {
+  /**
+   * Write clicks on a thread of their own (the running server; see clickSink). Off by default, so that
+   * tests composing the app in-process get the in-process buffer.
+   */
+  clickThread?: boolean;
+}
+
 /** Builds the hosted service on an open store. */
-export async function composeHosted(config: Config, store: Store, logger: Logger): Promise<Composed> {
+export async function composeHosted(
+  config: Config,
+  store: Store,
+  logger: Logger,
+  options: ComposeOptions = {},
+): Promise<Composed> {
   const table = loadPlatformTable(config.platformsFile);
   const sessionSecret = resolveSessionSecret(config);
   const redis = config.redisUrl
@@ -202,7 +216,7 @@ export async function composeHosted(config: Config, store: Store, logger: Logger
   const classify = createVisitorClassifier();
   const nonce = createNonceSource();
   // Analytics: clicks leave the request path through a buffer written in batches; taps redeem once.
-  const clicks = createClickBuffer({ store, enabled: config.analytics, logger });
+  const clicks = clickSink(config, store, logger, options);
   const tapTokens = createTapTokens({
     secret: sessionSecret,
     oneShot: redis ? createRedisOneShot(redis.publisher) : createMemoryOneShot(),
@@ -353,4 +367,25 @@ export async function composeHosted(config: Config, store: Store, logger: Logger
       if (redis) await Promise.all([redis.publisher.quit(), redis.subscriber.quit()]);
     },
   };
+}
+
+/**
+ * Where visits are recorded. A running server hands them to a writer thread through shared memory, so the
+ * thread that serves redirects never packs, aggregates or commits a click; an in-memory SQLite database
+ * cannot be opened from another thread, and from the TypeScript sources (tests) there is no thread script,
+ * so those write in-process.
+ */
+function clickSink(config: Config, store: Store, logger: Logger, options: ComposeOptions) {
+  const file = clickWriterThreadFile();
+  const inMemory = config.databaseUrl === 'sqlite::memory:';
+  if (!options.clickThread || !config.analytics || inMemory || !file) {
+    return createClickBuffer({ store, enabled: config.analytics, logger });
+  }
+  logger.info('clicks are written on their own thread');
+  return createClickThread({
+    file,
+    databaseUrl: config.databaseUrl,
+    ...(store.schema ? { schema: store.schema } : {}),
+    logger,
+  });
 }

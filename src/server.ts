@@ -26,7 +26,7 @@ export async function startServer(env: NodeJS.ProcessEnv, mode: Config['mode']):
           const app = composeEngine(config, store, logger);
           return { app, close: () => app.close() };
         })()
-      : await composeHosted(config, store, logger);
+      : await composeHosted(config, store, logger, { clickThread: true });
   if (config.allowPrivateWebhookTargets) {
     logger.warn(
       'WEBHOOK_ALLOW_PRIVATE_TARGETS=1: webhooks may target loopback and private addresses (development only)',

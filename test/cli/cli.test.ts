@@ -3,6 +3,7 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
+import { openStore } from '../../src/store/database.js';
 import { childEnv } from '../helpers/env.js';
 
 /** The CLI as a user runs it: the built entry point, real processes, real HTTP. */
@@ -19,7 +20,7 @@ function run(args: string[], env: Record<string, string>) {
 function start(
   command: 'serve' | 'engine',
   env: Record<string, string>,
-): Promise<{ child: ChildProcess; url: string }> {
+): Promise<{ child: ChildProcess; url: string; output: () => string }> {
   const child = spawn(process.execPath, [CLI, command], {
     env: childEnv({ PORT: '0', HOST: '127.0.0.1', LOG_LEVEL: 'info', ...env }),
   });
@@ -28,7 +29,7 @@ function start(
     child.stdout?.on('data', (chunk: Buffer) => {
       output += chunk.toString();
       const match = /"url":"(http:\/\/127\.0\.0\.1:\d+)"/.exec(output);
-      if (match?.[1]) resolve({ child, url: match[1] });
+      if (match?.[1]) resolve({ child, url: match[1], output: () => output });
     });
     child.stderr?.on('data', (chunk: Buffer) => {
       output += chunk.toString();
@@ -70,6 +71,54 @@ describe('linkhop CLI', () => {
     expect(response.status).toBe(200);
     expect(await response.json()).toEqual({ ok: true });
     expect(await stop(child)).toBe(0);
+  });
+
+  it('serve records every visit through its click writer thread and has written them all after SIGTERM', async () => {
+    const database = `sqlite:${join(dir, 'clicks.db')}`;
+    const { child, url, output } = await start('serve', { DATABASE_URL: database });
+    let stopped = false;
+    expect(output()).toContain('clicks are written on their own thread');
+    try {
+      const org = JSON.parse(
+        run(['org', 'create', '--name', 'Clicks', '--tier', 'legend'], { DATABASE_URL: database }).stdout,
+      ) as { apiKey: string };
+      const created = await fetch(`${url}/v1/links`, {
+        method: 'POST',
+        headers: { authorization: `Bearer ${org.apiKey}`, 'content-type': 'application/json' },
+        body: JSON.stringify({ url: 'https://www.youtube.com/watch?v=dQw4w9WgXcQ', slug: 'yt' }),
+      });
+      expect(created.status).toBe(201);
+      const instagram =
+        'Mozilla/5.0 (Linux; Android 14; Pixel 8) AppleWebKit/537.36 (KHTML, like Gecko) Version/4.0 Chrome/130.0.0.0 Mobile Safari/537.36 Instagram 355.1.0.44.103 Android';
+      const visits = await Promise.all(
+        Array.from({ length: 120 }, (_, i) =>
+          fetch(`${url}/yt`, {
+            redirect: 'manual',
+            headers: { 'user-agent': i % 3 === 0 ? instagram : 'Mozilla/5.0 (Windows NT 10.0) Chrome/131.0' },
+          }).then(async (response) => {
+            await response.arrayBuffer();
+            return response.status;
+          }),
+        ),
+      );
+      expect(visits.filter((status) => status === 302)).toHaveLength(80);
+      expect(visits.filter((status) => status === 200)).toHaveLength(40);
+      expect(await stop(child)).toBe(0);
+      stopped = true;
+      const store = openStore(database);
+      try {
+        const blocks = await store.db.selectFrom('click_blocks').select(['humans', 'data']).execute();
+        expect(blocks.reduce((sum, block) => sum + Number(block.humans), 0)).toBe(120);
+        const tuples = blocks.flatMap((block) => JSON.parse(block.data) as unknown[][]);
+        // Escape pages carry their tap id into the click; the redirects have none.
+        expect(tuples.filter((tuple) => typeof tuple[10] === 'string')).toHaveLength(40);
+        expect(new Set(tuples.map((tuple) => tuple[6]))).toEqual(new Set(['android', 'desktop']));
+      } finally {
+        await store.close();
+      }
+    } finally {
+      if (!stopped) await stop(child);
+    }
   });
 
   it('engine serves its API and redirects, with BASE_URL in shortUrl', async () => {

@@ -1,0 +1,287 @@
+import type { ClickInput } from './click-buffer.js';
+
+/**
+ * Clicks handed from the thread that serves redirects to the click writer thread through shared memory:
+ * a single-producer, single-consumer ring of 32-bit words in a SharedArrayBuffer. Recording a click
+ * writes twelve words and publishes them with one atomic store: no object is kept alive per visit, no
+ * message is posted, nothing is cloned. Strings travel once: each distinct one gets a number, defined in
+ * the ring before the first click that uses it (tap ids, unique per page, are sent inline instead).
+ *
+ * The ring never blocks the redirect: when the writer is so far behind that a click does not fit, the
+ * click is dropped and counted. Either side may be rebuilt around the same buffer: a writer thread that
+ * restarts gets the producer's dictionary (`dictionary()`), so the numbers in the ring stay meaningful.
+ */
+
+/** Control words at the front of the buffer, all counted modulo 2^32. */
+const WRITE = 0;
+const READ = 1;
+const RECORDED = 2;
+const RING_DROPPED = 3;
+const CONSUMED = 4;
+/** Set by the writer thread from its batch buffer: what it wrote, dropped and failed, and holds. */
+export const WRITER_WRITTEN = 5;
+export const WRITER_DROPPED = 6;
+export const WRITER_FAILED = 7;
+export const WRITER_PENDING = 8;
+const CONTROL_WORDS = 16;
+
+const KIND_CLICK = 1;
+const KIND_STRING = 2;
+const KIND_TRANSIENT = 3;
+const KIND_RESET = 4;
+
+const CLICK_WORDS = 12;
+/** The tapId field's marker for "the transient string just before this click". */
+const TRANSIENT = 0xffffffff;
+const DEVICES = ['ios', 'android', 'desktop', 'other'] as const;
+const DEVICE_CODE: Record<string, number> = { ios: 0, android: 1, desktop: 2, other: 3 };
+/** Variants are 0-based indexes of at most 4 A/B destinations; stored +1 so that 0 means none. */
+const MAX_VARIANT = 30;
+
+/** Past this many distinct strings the dictionary starts over (cities and referrers are open-ended). */
+export const MAX_DICTIONARY = 50_000;
+
+export interface ClickRingCounters {
+  recorded: number;
+  ringDropped: number;
+  consumed: number;
+  writerWritten: number;
+  writerDropped: number;
+  writerFailed: number;
+  writerPending: number;
+}
+
+/** A ring of `words` 32-bit words (a power of two) in a fresh SharedArrayBuffer. */
+export function createClickRingBuffer(words: number): SharedArrayBuffer {
+  if (!Number.isInteger(Math.log2(words)) || words < 64)
+    throw new RangeError('words must be a power of two ≥ 64');
+  return new SharedArrayBuffer((CONTROL_WORDS + words) * 4);
+}
+
+function views(buffer: SharedArrayBuffer) {
+  const control = new Uint32Array(buffer, 0, CONTROL_WORDS);
+  const data = new Uint32Array(buffer, CONTROL_WORDS * 4);
+  return { control, data, mask: data.length - 1 };
+}
+
+export function readCounters(buffer: SharedArrayBuffer): ClickRingCounters {
+  const { control } = views(buffer);
+  const at = (index: number) => Atomics.load(control, index);
+  return {
+    recorded: at(RECORDED),
+    ringDropped: at(RING_DROPPED),
+    consumed: at(CONSUMED),
+    writerWritten: at(WRITER_WRITTEN),
+    writerDropped: at(WRITER_DROPPED),
+    writerFailed: at(WRITER_FAILED),
+    writerPending: at(WRITER_PENDING),
+  };
+}
+
+function utf8Words(text: string): { bytes: Buffer; words: number } {
+  const bytes = Buffer.from(text, 'utf8');
+  return { bytes, words: Math.ceil(bytes.length / 4) };
+}
+
+/** The producer side, on the thread that serves redirects. */
+export function createClickRingWriter(buffer: SharedArrayBuffer) {
+  const { control, data, mask } = views(buffer);
+  const capacity = data.length;
+  const ids = new Map<string, number>();
+  let nextId = 1;
+  // Reused per click: the strings this click defines, in order.
+  const fresh: string[] = [];
+
+  let position = Atomics.load(control, WRITE);
+  const put = (value: number) => {
+    data[position & mask] = value;
+    position = (position + 1) >>> 0;
+  };
+  const putBytes = (bytes: Buffer) => {
+    put(bytes.length);
+    for (let i = 0; i < bytes.length; i += 4) {
+      put(
+        ((bytes[i] ?? 0) |
+          ((bytes[i + 1] ?? 0) << 8) |
+          ((bytes[i + 2] ?? 0) << 16) |
+          ((bytes[i + 3] ?? 0) << 24)) >>>
+          0,
+      );
+    }
+  };
+
+  /** The number of `text`, or the one it gets when this click's definitions are written. */
+  function idOf(text: string | null): number {
+    if (text === null) return 0;
+    const known = ids.get(text);
+    if (known !== undefined) return known;
+    const index = fresh.indexOf(text);
+    if (index !== -1) return nextId + index;
+    fresh.push(text);
+    return nextId + fresh.length - 1;
+  }
+
+  function drop(): false {
+    Atomics.add(control, RING_DROPPED, 1);
+    return false;
+  }
+
+  return {
+    /** Writes one click; false when it was dropped (the ring is full). Never throws on a valid click. */
+    record(click: ClickInput): boolean {
+      fresh.length = 0;
+      let reset = false;
+      const fields = (): number[] => [
+        idOf(click.linkId),
+        idOf(click.orgId),
+        idOf(click.routed),
+        idOf(click.country),
+        idOf(click.city),
+        idOf(click.sourceApp),
+        idOf(click.referrerHost),
+        idOf(click.platformKey),
+      ];
+      let values = fields();
+      if (ids.size + fresh.length > MAX_DICTIONARY) {
+        reset = true;
+        ids.clear();
+        nextId = 1;
+        fresh.length = 0;
+        values = fields();
+      }
+      const definitions = fresh.map(utf8Words);
+      const tap = click.tapId === null ? null : utf8Words(click.tapId);
+      let size = CLICK_WORDS + (reset ? 1 : 0) + (tap ? 2 + tap.words : 0);
+      for (const definition of definitions) size += 3 + definition.words;
+      const used = (position - Atomics.load(control, READ)) >>> 0;
+      // Dropped after a dictionary reset, the reader keeps its old numbers: harmless, since every number
+      // is defined again in the ring before a later click uses it.
+      if (size > capacity - used) return drop();
+
+      if (reset) put(KIND_RESET);
+      for (let i = 0; i < fresh.length; i++) {
+        const text = fresh[i] as string;
+        const id = nextId + i;
+        put(KIND_STRING);
+        put(id);
+        putBytes((definitions[i] as { bytes: Buffer }).bytes);
+        ids.set(text, id);
+      }
+      nextId += fresh.length;
+      if (tap) {
+        put(KIND_TRANSIENT);
+        putBytes(tap.bytes);
+      }
+      const variant = click.variant === null ? 0 : Math.min(click.variant, MAX_VARIANT) + 1;
+      put(
+        KIND_CLICK | ((click.bot ? 1 : 0) << 8) | ((DEVICE_CODE[click.device] ?? 3) << 9) | (variant << 11),
+      );
+      put(Math.floor(click.at / 0x1_0000_0000));
+      put(click.at >>> 0);
+      for (const value of values) put(value);
+      put(tap ? TRANSIENT : 0);
+      Atomics.store(control, WRITE, position);
+      Atomics.add(control, RECORDED, 1);
+      return true;
+    },
+
+    /** Every string numbered so far, for a writer thread that starts over on this ring. */
+    dictionary(): [number, string][] {
+      return [...ids].map(([text, id]) => [id, text]);
+    },
+  };
+}
+
+/** The consumer side, on the click writer thread. */
+export function createClickRingReader(buffer: SharedArrayBuffer, dictionary: [number, string][] = []) {
+  const { control, data, mask } = views(buffer);
+  const strings = new Map<number, string>(dictionary);
+  let transient: string | null = null;
+
+  function text(id: number, field: string): string {
+    const value = strings.get(id);
+    if (value === undefined) throw new Error(`click ring: string ${id} of ${field} was never defined`);
+    return value;
+  }
+  const optional = (id: number, field: string) => (id === 0 ? null : text(id, field));
+
+  return {
+    /** Hands every click published so far to `onClick`, in order, and frees their space. */
+    drain(onClick: (click: ClickInput) => void): number {
+      const end = Atomics.load(control, WRITE);
+      let position = Atomics.load(control, READ);
+      let clicks = 0;
+      const take = () => {
+        const value = data[position & mask] as number;
+        position = (position + 1) >>> 0;
+        return value;
+      };
+      const takeString = () => {
+        const length = take();
+        const bytes = Buffer.allocUnsafe(length);
+        for (let i = 0; i < length; i += 4) {
+          const word = take();
+          for (let b = 0; b < 4 && i + b < length; b++) bytes[i + b] = (word >>> (8 * b)) & 0xff;
+        }
+        return bytes.toString('utf8');
+      };
+      while (position !== end) {
+        const head = take();
+        const kind = head & 0xff;
+        if (kind === KIND_RESET) {
+          strings.clear();
+        } else if (kind === KIND_STRING) {
+          const id = take();
+          strings.set(id, takeString());
+        } else if (kind === KIND_TRANSIENT) {
+          transient = takeString();
+        } else if (kind === KIND_CLICK) {
+          const high = take();
+          const low = take();
+          const variant = (head >>> 11) & 0x1f;
+          const fields = [take(), take(), take(), take(), take(), take(), take(), take(), take()];
+          const [link, org, routed, country, city, sourceApp, referrerHost, platformKey, tap] = fields as [
+            number,
+            number,
+            number,
+            number,
+            number,
+            number,
+            number,
+            number,
+            number,
+          ];
+          onClick({
+            linkId: text(link, 'linkId'),
+            orgId: text(org, 'orgId'),
+            at: high * 0x1_0000_0000 + low,
+            bot: ((head >>> 8) & 1) === 1,
+            variant: variant === 0 ? null : variant - 1,
+            routed: optional(routed, 'routed'),
+            country: optional(country, 'country'),
+            city: optional(city, 'city'),
+            device: DEVICES[(head >>> 9) & 3] as ClickInput['device'],
+            sourceApp: optional(sourceApp, 'sourceApp'),
+            referrerHost: optional(referrerHost, 'referrerHost'),
+            platformKey: optional(platformKey, 'platformKey'),
+            tapId: tap === TRANSIENT ? transient : null,
+          });
+          clicks += 1;
+        } else {
+          throw new Error(`click ring: unknown record kind ${kind}`);
+        }
+      }
+      Atomics.store(control, READ, position);
+      Atomics.add(control, CONSUMED, clicks);
+      return clicks;
+    },
+
+    /** Publishes the batch buffer's figures for the thread that serves redirects to read. */
+    report(stats: { written: number; dropped: number; failedFlushes: number; pending: number }): void {
+      Atomics.store(control, WRITER_WRITTEN, stats.written);
+      Atomics.store(control, WRITER_DROPPED, stats.dropped);
+      Atomics.store(control, WRITER_FAILED, stats.failedFlushes);
+      Atomics.store(control, WRITER_PENDING, stats.pending);
+    },
+  };
+}

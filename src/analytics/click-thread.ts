@@ -1,0 +1,162 @@
+import { existsSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
+import { Worker } from 'node:worker_threads';
+import type { BufferLogger, ClickBufferStats, ClickInput } from './click-buffer.js';
+import { createClickRingBuffer, createClickRingWriter, readCounters } from './click-ring.js';
+import type { ClickWriterThreadData } from './click-writer-thread.js';
+
+/**
+ * The click sink of a running server: visits go into a shared ring (click-ring.ts) and a writer thread
+ * (click-writer-thread.ts) batches them into the database over its own connection. Same contract as the
+ * in-process buffer (click-buffer.ts): `record` is synchronous and never throws, `flush` resolves once
+ * everything recorded before it is written (or retried later on a failing store), `stop` writes
+ * everything and ends the thread.
+ *
+ * A thread that dies is started again on the same ring with the producer's dictionary, so clicks
+ * recorded meanwhile are still written; what it held in its batch buffer is lost. After five deaths in a
+ * minute it is left down and the ring fills, dropping (and counting) clicks, never redirects.
+ */
+
+export interface ClickThreadOptions {
+  /** The built writer thread script (clickWriterThreadFile()). */
+  file: URL;
+  databaseUrl: string;
+  schema?: string;
+  logger: BufferLogger;
+  /** Ring size in 32-bit words, a power of two (default 2^21: 8 MB, about 170,000 clicks). */
+  ringWords?: number;
+  /** How often the thread empties the ring into its batch buffer. */
+  drainIntervalMs?: number;
+  /** How often the thread's batch buffer writes (like the in-process buffer's). */
+  flushIntervalMs?: number;
+}
+
+const BUILT_THREAD = new URL('./click-writer-thread.js', import.meta.url);
+const RESTARTS = { limit: 5, windowMs: 60_000 };
+
+/** The compiled thread script, or null when running from the TypeScript sources (tests). */
+export function clickWriterThreadFile(): URL | null {
+  return existsSync(fileURLToPath(BUILT_THREAD)) ? BUILT_THREAD : null;
+}
+
+type Message =
+  | { type: 'log'; level: 'warn' | 'error'; details: object; message: string }
+  | { type: 'flushed'; seq: number }
+  | { type: 'stopped' };
+
+export function createClickThread(options: ClickThreadOptions) {
+  const ring = createClickRingBuffer(options.ringWords ?? 2 ** 21);
+  const writer = createClickRingWriter(ring);
+  const { logger } = options;
+  let worker: Worker | null = null;
+  let stopping: Promise<void> | null = null;
+  let abandoned = false;
+  let seq = 0;
+  const flushes = new Map<number, () => void>();
+  const deaths: number[] = [];
+
+  function settleFlushes(): void {
+    for (const resolve of flushes.values()) resolve();
+    flushes.clear();
+  }
+
+  function spawn(): Worker {
+    const data: ClickWriterThreadData = {
+      ring,
+      databaseUrl: options.databaseUrl,
+      ...(options.schema ? { schema: options.schema } : {}),
+      dictionary: writer.dictionary(),
+      drainIntervalMs: options.drainIntervalMs ?? 50,
+      flushIntervalMs: options.flushIntervalMs ?? 500,
+    };
+    const started = new Worker(options.file, { workerData: data });
+    started.on('message', (message: Message) => {
+      if (message.type === 'log') logger[message.level](message.details, message.message);
+      else if (message.type === 'flushed') {
+        flushes.get(message.seq)?.();
+        flushes.delete(message.seq);
+        if (flushes.size === 0 && !stopping) started.unref();
+      }
+    });
+    started.on('error', (error) => logger.error({ err: error }, 'click writer thread failed'));
+    started.on('exit', (code) => {
+      if (worker !== started) return;
+      worker = null;
+      if (stopping) return;
+      const now = Date.now();
+      deaths.push(now);
+      while ((deaths[0] ?? now) < now - RESTARTS.windowMs) deaths.shift();
+      if (deaths.length >= RESTARTS.limit) {
+        abandoned = true;
+        logger.error({ code }, 'click writer thread keeps dying: left down, clicks are dropped');
+        settleFlushes();
+        return;
+      }
+      logger.error({ code }, 'click writer thread exited: starting it again');
+      const next = ensure();
+      for (const id of flushes.keys()) next?.postMessage({ type: 'flush', seq: id });
+    });
+    // Idle, the thread never keeps the process alive; a flush or a stop holds it while it works.
+    started.unref();
+    return started;
+  }
+
+  function ensure(): Worker | null {
+    if (abandoned) return null;
+    worker ??= spawn();
+    return worker;
+  }
+
+  return {
+    record(click: ClickInput): void {
+      try {
+        writer.record(click);
+      } catch {
+        // A click is never worth failing a redirect.
+      }
+    },
+
+    flush(): Promise<void> {
+      const current = ensure();
+      if (!current) return Promise.resolve();
+      const id = ++seq;
+      current.ref();
+      return new Promise<void>((resolve) => {
+        flushes.set(id, resolve);
+        current.postMessage({ type: 'flush', seq: id });
+      });
+    },
+
+    start(): void {
+      ensure();
+    },
+
+    /** Writes everything recorded and ends the thread; idempotent. */
+    stop(): Promise<void> {
+      stopping ??= (async () => {
+        if (!worker && readCounters(ring).recorded === 0) return;
+        const current = ensure();
+        if (!current) return;
+        current.ref();
+        const exited = new Promise<void>((resolve) => current.once('exit', () => resolve()));
+        current.postMessage({ type: 'stop' });
+        await exited;
+        worker = null;
+        settleFlushes();
+      })();
+      return stopping;
+    },
+
+    stats(): ClickBufferStats {
+      const counters = readCounters(ring);
+      return {
+        pending: ((counters.recorded - counters.consumed) >>> 0) + counters.writerPending,
+        written: counters.writerWritten,
+        dropped: counters.ringDropped + counters.writerDropped,
+        failedFlushes: counters.writerFailed,
+      };
+    },
+  };
+}
+
+export type ClickThread = ReturnType<typeof createClickThread>;

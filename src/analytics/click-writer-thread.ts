@@ -1,0 +1,79 @@
+import { type MessagePort, parentPort, workerData } from 'node:worker_threads';
+import { openStore } from '../store/database.js';
+import { createClickBuffer } from './click-buffer.js';
+import { createClickRingReader } from './click-ring.js';
+
+/**
+ * The click writer thread: it reads the clicks the redirects put in the shared ring (click-ring.ts) and
+ * writes them in batches through its own connection, with the same batch buffer, retry and memory bound
+ * as the in-process writer (click-buffer.ts). The thread that serves redirects pays twelve word writes a
+ * click; packing, rollups and commits run here, beside it.
+ *
+ * Messages in: `{type: 'flush', seq}` (everything recorded so far written, then `{type: 'flushed', seq}`)
+ * and `{type: 'stop'}` (the same, then the connection closed, `{type: 'stopped'}`, and the thread ends).
+ * Out, besides those: `{type: 'log', level, details, message}` for the main thread's logger.
+ */
+
+export interface ClickWriterThreadData {
+  ring: SharedArrayBuffer;
+  databaseUrl: string;
+  /** PostgreSQL schema (tests work in a throwaway schema). */
+  schema?: string;
+  /** The producer's numbered strings, for a thread started on a ring already in use. */
+  dictionary: [number, string][];
+  drainIntervalMs: number;
+  flushIntervalMs: number;
+}
+
+type Command = { type: 'flush'; seq: number } | { type: 'stop' };
+
+/** Errors cross the thread boundary as plain data (a driver's error may hold what cannot be cloned). */
+function plain(details: object): object {
+  return Object.fromEntries(
+    Object.entries(details).map(([key, value]) => [
+      key,
+      value instanceof Error ? { type: value.name, message: value.message, stack: value.stack } : value,
+    ]),
+  );
+}
+
+function run(port: MessagePort, data: ClickWriterThreadData): void {
+  const store = openStore(data.databaseUrl, data.schema ? { schema: data.schema, maxConnections: 2 } : {});
+  const log = (level: 'warn' | 'error') => (details: object, message: string) =>
+    port.postMessage({ type: 'log', level, details: plain(details), message });
+  const logger = { warn: log('warn'), error: log('error') };
+  const buffer = createClickBuffer({ store, logger, flushIntervalMs: data.flushIntervalMs });
+  const reader = createClickRingReader(data.ring, data.dictionary);
+
+  const drain = () => {
+    try {
+      reader.drain((click) => buffer.record(click));
+    } catch (error) {
+      logger.error({ err: error }, 'click ring unreadable: its unread clicks are lost');
+    }
+    reader.report(buffer.stats());
+  };
+
+  buffer.start();
+  const timer = setInterval(drain, data.drainIntervalMs);
+  port.on('message', (command: Command) => {
+    void (async () => {
+      if (command.type === 'flush') {
+        drain();
+        await buffer.flush();
+        reader.report(buffer.stats());
+        port.postMessage({ type: 'flushed', seq: command.seq });
+        return;
+      }
+      clearInterval(timer);
+      drain();
+      await buffer.stop();
+      reader.report(buffer.stats());
+      await store.close();
+      port.postMessage({ type: 'stopped' });
+      port.close();
+    })();
+  });
+}
+
+if (parentPort) run(parentPort, workerData as ClickWriterThreadData);

@@ -1,0 +1,125 @@
+import { existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath, pathToFileURL } from 'node:url';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { ClickInput } from '../../src/analytics/click-buffer.js';
+import { createClickThread } from '../../src/analytics/click-thread.js';
+import { storeKinds, type TestStore } from '../helpers/stores.js';
+import { clickInput, NOW, storedClicks } from './setup.js';
+
+/**
+ * The writer thread as the server runs it: the built thread script (npm test builds before it tests),
+ * its own connection to a real database, clicks handed over through the shared ring.
+ */
+const THREAD = new URL('../../dist/analytics/click-writer-thread.js', import.meta.url);
+
+function logger() {
+  const lines: { level: string; message: string }[] = [];
+  return {
+    lines,
+    warn: (_details: object, message: string) => lines.push({ level: 'warn', message }),
+    error: (_details: object, message: string) => lines.push({ level: 'error', message }),
+  };
+}
+
+const comparable = (click: ClickInput) => {
+  const { linkId, orgId: _org, ...rest } = click;
+  return { linkId, ...rest };
+};
+
+it('the thread script is built', () => {
+  expect(existsSync(fileURLToPath(THREAD))).toBe(true);
+});
+
+describe.each(storeKinds)('click writer thread on $name', (kind) => {
+  let testStore: TestStore;
+  beforeAll(async () => {
+    if (kind.skipReason) return;
+    testStore = await kind.create();
+  });
+  afterAll(async () => {
+    await testStore?.dispose();
+  });
+
+  const start = (orgLogger = logger()) =>
+    createClickThread({
+      file: THREAD,
+      databaseUrl: testStore.url,
+      ...(testStore.schema ? { schema: testStore.schema } : {}),
+      logger: orgLogger,
+      ringWords: 2 ** 14,
+    });
+
+  it.skipIf(kind.skipReason)('flush writes every click recorded before it, every field intact', async () => {
+    const sink = start();
+    sink.start();
+    const clicks = Array.from({ length: 300 }, (_, i) =>
+      clickInput({
+        orgId: 'org-flush',
+        linkId: `link-${i % 3}`,
+        at: NOW + i,
+        bot: i % 10 === 0,
+        variant: i % 2 === 0 ? null : 1,
+        routed: i % 2 === 0 ? null : 'https://example.com/b',
+        city: i % 3 === 0 ? 'Zürich' : null,
+        device: i % 2 === 0 ? 'android' : 'desktop',
+        sourceApp: i % 2 === 0 ? 'instagram' : null,
+        referrerHost: 'l.instagram.com',
+        platformKey: 'youtube',
+        tapId: i % 4 === 0 ? `tap-${i}` : null,
+      }),
+    );
+    for (const click of clicks) sink.record(click);
+    await sink.flush();
+    const stored = await storedClicks(testStore.store, 'org-flush');
+    const byTime = (a: { at: number }, b: { at: number }) => a.at - b.at;
+    expect(stored.sort(byTime).map(({ block: _b, index: _i, ...click }) => click)).toEqual(
+      clicks.map(comparable),
+    );
+    expect(sink.stats()).toMatchObject({ pending: 0, written: 300, dropped: 0 });
+    await sink.stop();
+  });
+
+  it.skipIf(kind.skipReason)(
+    'stop writes what was recorded and never flushed, then the thread ends',
+    async () => {
+      const sink = start();
+      for (let i = 0; i < 1_234; i++) sink.record(clickInput({ orgId: 'org-stop', at: NOW + i }));
+      await sink.stop();
+      expect(await storedClicks(testStore.store, 'org-stop')).toHaveLength(1_234);
+      expect(sink.stats()).toMatchObject({ pending: 0, written: 1_234 });
+      // Stopped is stopped: a second stop is the same promise's outcome, not a new thread.
+      await sink.stop();
+    },
+  );
+});
+
+describe('a writer thread that keeps dying', () => {
+  const dir = mkdtempSync(join(tmpdir(), 'linkhop-thread-'));
+  afterAll(() => rmSync(dir, { recursive: true, force: true }));
+
+  it('is started again, then left down: flush resolves, record never throws, clicks are counted as waiting', async () => {
+    const script = join(dir, 'dies.mjs');
+    writeFileSync(script, 'process.exit(3);\n');
+    const lines = logger();
+    const sink = createClickThread({
+      file: pathToFileURL(script),
+      databaseUrl: 'sqlite::memory:',
+      logger: lines,
+      ringWords: 256,
+    });
+    sink.start();
+    const flushed = sink.flush();
+    for (let i = 0; i < 50; i++) expect(() => sink.record(clickInput({ at: NOW + i }))).not.toThrow();
+    await flushed;
+    expect(lines.lines.filter((line) => line.message.includes('starting it again')).length).toBe(4);
+    expect(lines.lines.at(-1)?.message).toContain('left down');
+    const stats = sink.stats();
+    // The ring holds what fits; the rest is dropped and counted, nothing thrown, nothing written.
+    expect(stats.written).toBe(0);
+    expect(stats.pending + stats.dropped).toBe(50);
+    expect(stats.dropped).toBeGreaterThan(0);
+    await sink.stop();
+  });
+});
