@@ -117,6 +117,8 @@ export function createClickThread(options: ClickThreadOptions) {
     },
 
     flush(): Promise<void> {
+      // After stop there is no thread to ask: stop itself wrote everything recorded before it.
+      if (stopping) return stopping;
       const current = ensure();
       if (!current) return Promise.resolve();
       const id = ++seq;
@@ -128,7 +130,7 @@ export function createClickThread(options: ClickThreadOptions) {
     },
 
     start(): void {
-      ensure();
+      if (!stopping) ensure();
     },
 
     /** Writes everything recorded and ends the thread; idempotent. */
