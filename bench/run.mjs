@@ -59,8 +59,18 @@ async function measure(name, url, userAgent, expectStatus, pid) {
   };
 }
 
+/**
+ * Node's flags for our servers, read from `npm start` so that the bench runs them as users do
+ * (--no-memory-reducer: see the README's Speed section).
+ */
+const SERVER_FLAGS = (() => {
+  const { scripts } = JSON.parse(readFileSync(new URL('../package.json', import.meta.url), 'utf8'));
+  const words = scripts.start.split(/\s+/);
+  return words.slice(1, words.indexOf('dist/cli/main.js'));
+})();
+
 function startServer(command, port, env) {
-  return spawn(process.execPath, ['dist/cli/main.js', command], {
+  return spawn(process.execPath, [...SERVER_FLAGS, 'dist/cli/main.js', command], {
     env: { ...process.env, PORT: String(port), HOST: '127.0.0.1', LOG_LEVEL: 'warn', ...env },
     stdio: ['ignore', 'inherit', 'inherit'],
   });

@@ -1,4 +1,4 @@
-#!/usr/bin/env node
+#!/usr/bin/env -S node --no-memory-reducer
 import { CliError } from './context.js';
 import { runKey } from './key.js';
 import { runMigrate } from './migrate.js';
