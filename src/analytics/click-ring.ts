@@ -78,6 +78,8 @@ export function readCounters(buffer: SharedArrayBuffer): ClickRingCounters {
   };
 }
 
+const NO_DEFINITIONS: { bytes: Buffer; words: number }[] = [];
+
 function utf8Words(text: string): { bytes: Buffer; words: number } {
   const bytes = Buffer.from(text, 'utf8');
   return { bytes, words: Math.ceil(bytes.length / 4) };
@@ -121,6 +123,19 @@ export function createClickRingWriter(buffer: SharedArrayBuffer) {
     return nextId + fresh.length - 1;
   }
 
+  // Reused per click: its eight string fields as numbers, in the record's order.
+  const values = new Uint32Array(8);
+  function numberFields(click: ClickInput): void {
+    values[0] = idOf(click.linkId);
+    values[1] = idOf(click.orgId);
+    values[2] = idOf(click.routed);
+    values[3] = idOf(click.country);
+    values[4] = idOf(click.city);
+    values[5] = idOf(click.sourceApp);
+    values[6] = idOf(click.referrerHost);
+    values[7] = idOf(click.platformKey);
+  }
+
   function drop(): false {
     Atomics.add(control, RING_DROPPED, 1);
     return false;
@@ -131,25 +146,16 @@ export function createClickRingWriter(buffer: SharedArrayBuffer) {
     record(click: ClickInput): boolean {
       fresh.length = 0;
       let reset = false;
-      const fields = (): number[] => [
-        idOf(click.linkId),
-        idOf(click.orgId),
-        idOf(click.routed),
-        idOf(click.country),
-        idOf(click.city),
-        idOf(click.sourceApp),
-        idOf(click.referrerHost),
-        idOf(click.platformKey),
-      ];
-      let values = fields();
+      numberFields(click);
       if (ids.size + fresh.length > MAX_DICTIONARY) {
         reset = true;
         ids.clear();
         nextId = 1;
         fresh.length = 0;
-        values = fields();
+        numberFields(click);
       }
-      const definitions = fresh.map(utf8Words);
+      // Nearly every click uses only strings already numbered: nothing to encode, nothing allocated.
+      const definitions = fresh.length === 0 ? NO_DEFINITIONS : fresh.map(utf8Words);
       const tap = click.tapId === null ? null : utf8Words(click.tapId);
       let size = CLICK_WORDS + (reset ? 1 : 0) + (tap ? 2 + tap.words : 0);
       for (const definition of definitions) size += 3 + definition.words;
