@@ -59,6 +59,52 @@ describe('packing', () => {
       },
     ]);
   });
+  it("writes each block as exactly JSON.stringify's text of its tuples, whatever the strings hold", () => {
+    const odd = [
+      '"q"',
+      'back\\slash',
+      'tab\there',
+      '\u2028line',
+      'lone \ud800 half',
+      'Zürich 東京',
+      '</script>',
+    ];
+    const rows = odd
+      .flatMap((value, i) => [
+        click({
+          at: NOW + i,
+          routed: `https://e.x/${value}`,
+          city: value,
+          referrerHost: value,
+          tapId: `t-${value}`,
+        }),
+        click({ at: NOW + i, country: null, device: 'android', platformKey: value, variant: i }),
+        click({ at: NOW + i, bot: true, sourceApp: value }),
+      ])
+      .map(toRow);
+    const [block] = packBlocks(rows);
+    const tuples = rows.map((row) => {
+      const tuple: unknown[] = [
+        row.at - NOW,
+        row.bot,
+        row.variant,
+        row.routed,
+        row.country,
+        row.city,
+        row.device,
+        row.source_app,
+        row.referrer_host,
+        row.platform_key,
+        row.tap_id,
+      ];
+      while (tuple[tuple.length - 1] === null) tuple.pop();
+      return tuple;
+    });
+    expect(block?.data).toBe(JSON.stringify(tuples));
+    expect(unpackBlock(1, NOW, block?.data ?? '').map((stored) => stored.city)).toEqual(
+      rows.map((row) => row.city),
+    );
+  });
 });
 
 for (const kind of storeKinds) {
