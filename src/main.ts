@@ -102,6 +102,7 @@ export function composeEngine(config: Config, store: Store, logger: Logger): Fas
       classify: createVisitorClassifier(),
       nonce: createNonceSource(),
       redirectStatus: 301,
+      redirectHeaders: { vary: 'User-Agent' },
     }),
     cache: new LruCache(LINK_CACHE_SIZE),
     loadCompiled,

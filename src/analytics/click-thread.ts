@@ -46,7 +46,8 @@ type Message =
 
 export function createClickThread(options: ClickThreadOptions) {
   const ring = createClickRingBuffer(options.ringWords ?? 2 ** 21);
-  const writer = createClickRingWriter(ring);
+  // Published once per event-loop turn: a busy turn serves many redirects and fences once.
+  const writer = createClickRingWriter(ring, { schedule: (publish) => setImmediate(publish) });
   const { logger } = options;
   let worker: Worker | null = null;
   let stopping: Promise<void> | null = null;
@@ -119,6 +120,7 @@ export function createClickThread(options: ClickThreadOptions) {
     flush(): Promise<void> {
       // After stop there is no thread to ask: stop itself wrote everything recorded before it.
       if (stopping) return stopping;
+      writer.publish();
       const current = ensure();
       if (!current) return Promise.resolve();
       const id = ++seq;
@@ -136,6 +138,7 @@ export function createClickThread(options: ClickThreadOptions) {
     /** Writes everything recorded and ends the thread; idempotent. */
     stop(): Promise<void> {
       stopping ??= (async () => {
+        writer.publish();
         if (!worker && readCounters(ring).recorded === 0) return;
         const current = ensure();
         if (!current) return;
@@ -150,6 +153,7 @@ export function createClickThread(options: ClickThreadOptions) {
     },
 
     stats(): ClickBufferStats {
+      writer.publish();
       const counters = readCounters(ring);
       return {
         pending: ((counters.recorded - counters.consumed) >>> 0) + counters.writerPending,

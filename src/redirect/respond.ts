@@ -13,7 +13,12 @@ export interface VisitResponderOptions {
   nonce: () => string;
   /** 301 on the engine (its spec); 302 on the hosted service, whose destinations change. */
   redirectStatus: 301 | 302;
-  /** Extra headers on every redirect, e.g. the hosted service's `Cache-Control: private, max-age=0`. */
+  /**
+   * Headers on every redirect besides Location. The engine's 301 may be stored by shared caches, so it
+   * says `Vary: User-Agent` (a phone may get the escape page instead); the hosted 302 says
+   * `Cache-Control: private, max-age=0`, which no shared cache stores and no browser reuses unasked, so
+   * a Vary there would only cost bytes on the hottest response.
+   */
   redirectHeaders?: Readonly<Record<string, string>>;
 }
 
@@ -78,10 +83,9 @@ export function createVisitResponder(options: VisitResponderOptions) {
     if (decision.kind === 'redirect') {
       let redirect = redirects.get(compiled);
       if (!redirect) {
-        // The answer depends on the user agent (a phone may get the escape page): shared caches must know.
         redirect = Object.freeze({
           status: redirectStatus,
-          headers: Object.freeze({ location: decision.location, vary: 'User-Agent', ...redirectHeaders }),
+          headers: Object.freeze({ location: decision.location, ...redirectHeaders }),
           body: undefined,
         }) as VisitResponse;
         redirects.set(compiled, redirect);

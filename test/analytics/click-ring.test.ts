@@ -113,6 +113,29 @@ describe('click ring', () => {
     expect(drainAll(second)).toEqual(after);
   });
 
+  it('with a scheduler, publishes once per scheduled call: nothing is visible before, everything after', () => {
+    const ring = createClickRingBuffer(2 ** 12);
+    const scheduled: (() => void)[] = [];
+    const writer = createClickRingWriter(ring, { schedule: (publish) => scheduled.push(publish) });
+    const reader = createClickRingReader(ring);
+    const clicks = variedClicks(30);
+    for (const click of clicks.slice(0, 20)) expect(writer.record(click)).toBe(true);
+    expect(scheduled).toHaveLength(1);
+    expect(drainAll(reader)).toEqual([]);
+    expect(readCounters(ring).recorded).toBe(0);
+    scheduled[0]?.();
+    expect(drainAll(reader)).toEqual(clicks.slice(0, 20));
+    // The next click asks again; an explicit publish (a flush, a stop) does not wait for the scheduler.
+    for (const click of clicks.slice(20)) writer.record(click);
+    expect(scheduled).toHaveLength(2);
+    writer.publish();
+    expect(drainAll(reader)).toEqual(clicks.slice(20));
+    expect(readCounters(ring)).toMatchObject({ recorded: 30, consumed: 30 });
+    scheduled[1]?.();
+    expect(drainAll(reader)).toEqual([]);
+    expect(readCounters(ring).recorded).toBe(30);
+  });
+
   it('refuses a size that is not a power of two', () => {
     expect(() => createClickRingBuffer(1000)).toThrow(RangeError);
   });

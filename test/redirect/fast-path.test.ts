@@ -123,6 +123,7 @@ describe('hosted fast path', () => {
       const ios = await visit(origin, `/${link.slug}`, { headers: { 'user-agent': UA.iphoneSafari } });
       expect(ios.headers.get('location')).toBe('https://ios.example/?utm_source=fast');
       expect(ios.headers.get('cache-control')).toBe('private, max-age=0');
+      expect(ios.headers.get('vary')).toBeNull();
     }
   });
 

@@ -61,6 +61,8 @@ for (const kind of storeKinds) {
       expect(response.statusCode).toBe(302);
       expect(response.headers.location).toBe('https://www.youtube.com/watch?v=dQw4w9WgXcQ');
       expect(response.headers['cache-control']).toBe('private, max-age=0');
+      // Private and never reused unasked: a Vary would say nothing more.
+      expect(response.headers.vary).toBeUndefined();
     });
 
     it('serves the escape page to a phone visiting a platform link', async () => {
