@@ -69,6 +69,8 @@ export function classifyVisitor(userAgent: string | undefined, purpose?: string 
 
 /** Longer user agents are classified without caching, so a flood of huge headers cannot fill memory. */
 const MAX_CACHED_UA_LENGTH = 1024;
+/** Slots of the classifier's front table (a power of two). */
+const FRONT_SLOTS = 256;
 
 interface CacheEntry {
   plain: Visitor;
@@ -88,16 +90,30 @@ export function createVisitorClassifier(
   if (!Number.isInteger(capacity) || capacity < 1)
     throw new RangeError('cacheSize must be a positive integer');
   const cache = new LruCache<string, CacheEntry>(capacity);
+  // In front of the LRU, a small direct-mapped table: a user agent is a fresh string of 100 to 300
+  // characters on every request, and hashing all of it for the map costs more than comparing it with
+  // the one user agent last seen in its slot. The slot comes from the length and three characters; the
+  // full comparison decides, so a collision only costs the map lookup behind it.
+  const front: ({ ua: string; entry: CacheEntry } | undefined)[] = new Array(FRONT_SLOTS);
 
   return (userAgent, purpose) => {
     const ua = userAgent ?? '';
     const prefetch = isPrefetch(purpose);
-    if (ua.length > MAX_CACHED_UA_LENGTH) return classifyVisitor(ua, purpose);
-    let entry = cache.get(ua);
+    const length = ua.length;
+    if (length > MAX_CACHED_UA_LENGTH) return classifyVisitor(ua, purpose);
+    const slot =
+      (length * 31 +
+        ua.charCodeAt(length - 1) * 7 +
+        ua.charCodeAt(length >> 1) * 3 +
+        ua.charCodeAt(length >> 2)) &
+      (FRONT_SLOTS - 1);
+    const seen = front[slot];
+    let entry = seen !== undefined && seen.ua === ua ? seen.entry : cache.get(ua);
     if (entry === undefined) {
       entry = { plain: Object.freeze(classifyAgent(ua)) };
       cache.set(ua, entry);
     }
+    if (seen?.entry !== entry) front[slot] = { ua, entry };
     if (!prefetch) return entry.plain;
     entry.prefetch ??= Object.freeze({ ...entry.plain, prefetch: true });
     return entry.prefetch;

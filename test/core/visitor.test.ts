@@ -45,6 +45,17 @@ describe('classifyVisitor: edge cases', () => {
   });
 });
 
+/**
+ * `text` (by default `ua` with its first character changed) made to land in `ua`'s slot of the
+ * classifier's front table: same length, same characters at the positions the slot is computed from.
+ */
+function sameSlot(ua: string, text = `${ua[0] === 'N' ? 'M' : 'N'}${ua.slice(1)}`): string {
+  const n = ua.length;
+  const chars = [...text.padEnd(n, ' ').slice(0, n)];
+  for (const at of [n - 1, n >> 1, n >> 2]) chars[at] = ua[at] ?? ' ';
+  return chars.join('');
+}
+
 describe('createVisitorClassifier', () => {
   it('returns the same classification as classifyVisitor, with and without a purpose', () => {
     const classify = createVisitorClassifier();
@@ -74,11 +85,29 @@ describe('createVisitorClassifier', () => {
     for (let i = 2; i < 50; i++) classify(uaOf(i));
     expect(classify(uaOf(1))).toBe(kept); // touched: now the youngest
     for (let i = 50; i < 200; i++) classify(uaOf(i)); // far more than cacheSize distinct agents
+    classify(sameSlot(uaOf(0))); // and out of the front table's slot too
     const again = classify(uaOf(0));
     expect(again).not.toBe(oldest); // evicted, classified afresh
     expect(again).toEqual(oldest);
     const recent = classify(uaOf(199));
     expect(classify(uaOf(199))).toBe(recent);
+  });
+
+  it('tells apart user agents that share a slot of the front table', () => {
+    const classify = createVisitorClassifier({ cacheSize: 50 });
+    const iphone =
+      'Mozilla/5.0 (iPhone; CPU iPhone OS 18_1 like Mac OS X) AppleWebKit/605.1.15 Mobile/15E148';
+    // Same length and same characters where the slot is read (positions 22, 44 and 88, in the padding);
+    // another device elsewhere.
+    const collider = sameSlot(iphone, 'Android 14; Pixel 8');
+    expect(collider.length).toBe(iphone.length);
+    for (let round = 0; round < 3; round++) {
+      expect(classify(iphone)).toEqual(classifyVisitor(iphone));
+      expect(classify(collider)).toEqual(classifyVisitor(collider));
+    }
+    expect(classify(iphone).os).toBe('ios');
+    expect(classify(collider).os).toBe('android');
+    expect(classify(iphone)).toBe(classify(iphone));
   });
 
   it('classifies huge user agents without caching them', () => {
