@@ -8,6 +8,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import autocannon from 'autocannon';
+import { SERVER_FLAGS } from './server-flags.mjs';
 
 const SECONDS = Number(process.env.BENCH_LOAD_SECONDS ?? 30);
 const RATIO_SECONDS = Number(process.env.BENCH_DURATION ?? 5);
@@ -53,7 +54,7 @@ async function main() {
   const databaseUrl = `sqlite:${join(dataDir, 'hosted.db')}`;
   const bare = fork(new URL('./bare-server.mjs', import.meta.url), { env: { PORT: '4521' } });
   await new Promise((resolve) => bare.once('message', resolve));
-  const hosted = spawn(process.execPath, [new URL('cli/main.js', DIST).pathname, 'serve'], {
+  const hosted = spawn(process.execPath, [...SERVER_FLAGS, new URL('cli/main.js', DIST).pathname, 'serve'], {
     env: {
       ...process.env,
       DATABASE_URL: databaseUrl,

@@ -6,6 +6,7 @@ import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { generator, load } from './load.mjs';
+import { SERVER_FLAGS } from './server-flags.mjs';
 
 const DURATION = Number(process.env.BENCH_DURATION ?? 5);
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 3);
@@ -58,16 +59,6 @@ async function measure(name, url, userAgent, expectStatus, pid) {
     cpuMicros: (cpu / Math.max(1, result.total)) * 1e6,
   };
 }
-
-/**
- * Node's flags for our servers, read from `npm start` so that the bench runs them as users do
- * (--no-memory-reducer: see the README's Speed section).
- */
-const SERVER_FLAGS = (() => {
-  const { scripts } = JSON.parse(readFileSync(new URL('../package.json', import.meta.url), 'utf8'));
-  const words = scripts.start.split(/\s+/);
-  return words.slice(1, words.indexOf('dist/cli/main.js'));
-})();
 
 function startServer(command, port, env) {
   return spawn(process.execPath, [...SERVER_FLAGS, 'dist/cli/main.js', command], {

@@ -1,0 +1,11 @@
+import { readFileSync } from 'node:fs';
+
+/**
+ * Node's flags for our servers, read from `npm start` so that the benches run them as users do
+ * (--no-memory-reducer: see the README's Speed section).
+ */
+export const SERVER_FLAGS = (() => {
+  const { scripts } = JSON.parse(readFileSync(new URL('../package.json', import.meta.url), 'utf8'));
+  const words = scripts.start.split(/\s+/);
+  return words.slice(1, words.indexOf('dist/cli/main.js'));
+})();
