@@ -230,11 +230,14 @@ export function createClickRingWriter(buffer: SharedArrayBuffer, options: ClickR
 /** The consumer side, on the click writer thread. */
 export function createClickRingReader(buffer: SharedArrayBuffer, dictionary: [number, string][] = []) {
   const { control, data, mask } = views(buffer);
-  const strings = new Map<number, string>(dictionary);
+  // Numbers are dense from 1 (the writer counts up, and starts over at 1 after a reset): an array, not a
+  // map, so a click's eight strings cost eight indexed loads.
+  const strings: (string | undefined)[] = [];
+  for (const [id, text] of dictionary) strings[id] = text;
   let transient: string | null = null;
 
   function text(id: number, field: string): string {
-    const value = strings.get(id);
+    const value = strings[id];
     if (value === undefined) throw new Error(`click ring: string ${id} of ${field} was never defined`);
     return value;
   }
@@ -264,42 +267,32 @@ export function createClickRingReader(buffer: SharedArrayBuffer, dictionary: [nu
         const head = take();
         const kind = head & 0xff;
         if (kind === KIND_RESET) {
-          strings.clear();
+          strings.length = 0;
         } else if (kind === KIND_STRING) {
           const id = take();
-          strings.set(id, takeString());
+          strings[id] = takeString();
         } else if (kind === KIND_TRANSIENT) {
           transient = takeString();
         } else if (kind === KIND_CLICK) {
           const high = take();
           const low = take();
           const variant = (head >>> 11) & 0x1f;
-          const fields = [take(), take(), take(), take(), take(), take(), take(), take(), take()];
-          const [link, org, routed, country, city, sourceApp, referrerHost, platformKey, tap] = fields as [
-            number,
-            number,
-            number,
-            number,
-            number,
-            number,
-            number,
-            number,
-            number,
-          ];
+          // The literal reads the words in their ring order: link, org, routed, country, city, source app,
+          // referrer, platform, tap.
           onClick({
-            linkId: text(link, 'linkId'),
-            orgId: text(org, 'orgId'),
+            linkId: text(take(), 'linkId'),
+            orgId: text(take(), 'orgId'),
             at: high * 0x1_0000_0000 + low,
             bot: ((head >>> 8) & 1) === 1,
             variant: variant === 0 ? null : variant - 1,
-            routed: optional(routed, 'routed'),
-            country: optional(country, 'country'),
-            city: optional(city, 'city'),
+            routed: optional(take(), 'routed'),
+            country: optional(take(), 'country'),
+            city: optional(take(), 'city'),
             device: DEVICES[(head >>> 9) & 3] as ClickInput['device'],
-            sourceApp: optional(sourceApp, 'sourceApp'),
-            referrerHost: optional(referrerHost, 'referrerHost'),
-            platformKey: optional(platformKey, 'platformKey'),
-            tapId: tap === TRANSIENT ? transient : null,
+            sourceApp: optional(take(), 'sourceApp'),
+            referrerHost: optional(take(), 'referrerHost'),
+            platformKey: optional(take(), 'platformKey'),
+            tapId: take() === TRANSIENT ? transient : null,
           });
           clicks += 1;
         } else {

@@ -1,5 +1,6 @@
 import type { AnalyticsTables } from '../store/migrations/008-analytics.js';
 import type { Database } from '../store/schema.js';
+import { BatchNumbers } from './batch-numbers.js';
 import type { ClickInput } from './click-buffer.js';
 
 /**
@@ -194,47 +195,30 @@ export function addClick(inc: Increments, row: ClickRow, count = 1): void {
   if (row.variant !== null) inc.add(org, link, day, 'variant', String(row.variant), count);
 }
 
-/** Past this many distinct field values in one batch, shape keys fall back to spelling the values out. */
-const SHORT_KEY_VALUES = 0xffff;
-
 /**
  * A batch's clicks, folded first by everything the rollups look at (link, hour, bot, country, device,
  * platform, referrer, variant): a busy link's batch repeats a few such shapes hundreds of times, and each
- * shape then costs its twenty-odd increments once instead of once per click.
- *
- * A shape's key is nine characters, one per field, each the field value's number in this batch. The
- * values themselves are mostly the same string objects click after click (the ring reader's dictionary),
- * whose hashes V8 caches, so numbering them is cheap; building, flattening, hashing and comparing a long
- * composite key per click cost the writer thread more than the database did. A batch with more distinct
- * values than a character can number spells the key out instead (never two shapes under one key).
+ * shape then costs its twenty-odd increments once instead of once per click. A shape is keyed by its
+ * values' numbers in the batch (batch-numbers.ts).
  */
 export function addClicks(inc: Increments, rows: readonly ClickRow[]): void {
-  const numbers = new Map<string | number | null, number>();
-  const numberOf = (value: string | number | null): number => {
-    let number = numbers.get(value);
-    if (number === undefined) {
-      number = numbers.size;
-      numbers.set(value, number);
-    }
-    return number;
-  };
+  const numbers = new BatchNumbers();
   const shapes = new Map<string, { row: ClickRow; count: number }>();
   for (const row of rows) {
     const hour = Math.floor(row.at / 3_600_000);
-    const key =
-      numbers.size < SHORT_KEY_VALUES - 9
-        ? String.fromCharCode(
-            numberOf(row.link_id),
-            numberOf(row.org_id),
-            numberOf(hour),
-            row.bot,
-            numberOf(row.country),
-            numberOf(row.device),
-            numberOf(row.platform_key),
-            numberOf(row.referrer_host),
-            numberOf(row.variant),
-          )
-        : `${row.link_id}\n${row.org_id}\n${hour}\n${row.bot}\n${row.country}\n${row.device}\n${row.platform_key}\n${row.referrer_host}\n${row.variant}`;
+    const key = numbers.fit(8)
+      ? String.fromCharCode(
+          numbers.of(row.link_id),
+          numbers.of(row.org_id),
+          numbers.of(hour),
+          row.bot,
+          numbers.of(row.country),
+          numbers.of(row.device),
+          numbers.of(row.platform_key),
+          numbers.of(row.referrer_host),
+          numbers.of(row.variant),
+        )
+      : `${row.link_id}\n${row.org_id}\n${hour}\n${row.bot}\n${row.country}\n${row.device}\n${row.platform_key}\n${row.referrer_host}\n${row.variant}`;
     const shape = shapes.get(key);
     if (shape) shape.count += 1;
     else shapes.set(key, { row, count: 1 });

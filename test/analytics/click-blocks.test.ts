@@ -3,7 +3,7 @@ import { Migrator } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { packBlocks, unpackBlock } from '../../src/analytics/click-blocks.js';
 import { createAnalyticsRepo } from '../../src/analytics/repo.js';
-import { toRow } from '../../src/analytics/rollups.js';
+import { type ClickRow, toRow } from '../../src/analytics/rollups.js';
 import { migrateToLatest, type Store } from '../../src/store/database.js';
 import { migrationProvider } from '../../src/store/migrations/index.js';
 import { sqliteKind, storeKinds, type TestStore } from '../helpers/stores.js';
@@ -59,6 +59,28 @@ describe('packing', () => {
       },
     ]);
   });
+  /** The reference: JSON.stringify of every click's tuple, trailing nulls left out. */
+  const reference = (rows: readonly ClickRow[], firstAt: number) =>
+    JSON.stringify(
+      rows.map((row) => {
+        const tuple: unknown[] = [
+          row.at - firstAt,
+          row.bot,
+          row.variant,
+          row.routed,
+          row.country,
+          row.city,
+          row.device,
+          row.source_app,
+          row.referrer_host,
+          row.platform_key,
+          row.tap_id,
+        ];
+        while (tuple[tuple.length - 1] === null) tuple.pop();
+        return tuple;
+      }),
+    );
+
   it("writes each block as exactly JSON.stringify's text of its tuples, whatever the strings hold", () => {
     const odd = [
       '"q"',
@@ -69,38 +91,22 @@ describe('packing', () => {
       'Zürich 東京',
       '</script>',
     ];
-    const rows = odd
-      .flatMap((value, i) => [
-        click({
-          at: NOW + i,
-          routed: `https://e.x/${value}`,
-          city: value,
-          referrerHost: value,
-          tapId: `t-${value}`,
-        }),
-        click({ at: NOW + i, country: null, device: 'android', platformKey: value, variant: i }),
-        click({ at: NOW + i, bot: true, sourceApp: value }),
-      ])
-      .map(toRow);
+    const once = odd.flatMap((value, i) => [
+      click({
+        at: NOW + i,
+        routed: `https://e.x/${value}`,
+        city: value,
+        referrerHost: value,
+        tapId: `t-${value}`,
+      }),
+      click({ at: NOW + i, country: null, device: 'android', platformKey: value, variant: i }),
+      click({ at: NOW + i, bot: true, sourceApp: value }),
+    ]);
+    // The same clicks again later (their tails are reused), tap ids made unique again.
+    const again = once.map((c, i) => ({ ...c, at: c.at + 5_000 + i, tapId: c.tapId && `${c.tapId}-2` }));
+    const rows = [...once, ...again].map(toRow);
     const [block] = packBlocks(rows);
-    const tuples = rows.map((row) => {
-      const tuple: unknown[] = [
-        row.at - NOW,
-        row.bot,
-        row.variant,
-        row.routed,
-        row.country,
-        row.city,
-        row.device,
-        row.source_app,
-        row.referrer_host,
-        row.platform_key,
-        row.tap_id,
-      ];
-      while (tuple[tuple.length - 1] === null) tuple.pop();
-      return tuple;
-    });
-    expect(block?.data).toBe(JSON.stringify(tuples));
+    expect(block?.data).toBe(reference(rows, NOW));
     expect(unpackBlock(1, NOW, block?.data ?? '').map((stored) => stored.city)).toEqual(
       rows.map((row) => row.city),
     );
