@@ -27,8 +27,8 @@ export async function startServer(env: NodeJS.ProcessEnv, mode: Config['mode']):
   // Measured on Node 20 (V8 11.3): with V8's default budget for inlining into one optimized function (920
   // bytes of bytecode), a redirect's optimized request handler runs out of budget part way through node's
   // own http and stream code, and where it runs out changes from start to start (setStreamTimeout, the
-  // IncomingMessage constructor, resetSocketTimeout inlined or called). A larger budget: 0.5 to 0.7 µs
-  // less CPU a hosted redirect on the serving thread, in each of six pairs of fresh starts.
+  // IncomingMessage constructor, resetSocketTimeout inlined or called). A larger budget: 0.3 to 1.0 µs
+  // less CPU a hosted redirect on the serving thread, in each of nine pairs of fresh starts.
   setFlagsFromString('--max-inlined-bytecode-size-cumulative=3000');
   const config = parseConfig(env, mode);
   const logger = createLogger(config);
