@@ -1,0 +1,78 @@
+import type { FastifyInstance } from 'fastify';
+import type { Metrics } from './metrics.js';
+
+/**
+ * Health for load balancers and operators.
+ * - `GET /health` (readiness): `{ok: true}` when every dependency answers (decisions.md); otherwise
+ *   `{ok: false, status: "degraded", db, redis, rateLimit}` naming what is down, with 503 while the database
+ *   is away (API writes cannot be served) and 200 while only Redis is (everything still works per instance).
+ * - `GET /health/live` (liveness): 200 while the process can serve cached links, whatever is down behind it.
+ *   An orchestrator restarts on liveness, never on readiness: a restart would empty the link cache.
+ * - `GET /metrics`: Prometheus text (metrics.ts).
+ */
+
+export interface HealthDeps {
+  /** One round trip to the database, bounded in time by the caller. */
+  ping: () => Promise<void>;
+  /** Absent when Redis is not configured. */
+  redis?: { up: () => boolean; rateLimitMode: () => 'shared' | 'local' };
+  metrics?: Metrics;
+}
+
+const PING_TIMEOUT_MS = 1000;
+
+export interface HealthReport {
+  ok: boolean;
+  status?: 'degraded';
+  db?: 'up' | 'down';
+  redis?: 'up' | 'down' | 'not_configured';
+  rateLimit?: 'shared' | 'local';
+}
+
+export async function checkHealth(deps: HealthDeps): Promise<{ status: number; body: HealthReport }> {
+  const dbUp = await deps.ping().then(
+    () => true,
+    () => false,
+  );
+  const redisUp = deps.redis ? deps.redis.up() : true;
+  if (dbUp && redisUp) return { status: 200, body: { ok: true } };
+  return {
+    status: dbUp ? 200 : 503,
+    body: {
+      ok: false,
+      status: 'degraded',
+      db: dbUp ? 'up' : 'down',
+      redis: deps.redis ? (redisUp ? 'up' : 'down') : 'not_configured',
+      ...(deps.redis ? { rateLimit: deps.redis.rateLimitMode() } : {}),
+    },
+  };
+}
+
+/** The ping, failing after PING_TIMEOUT_MS so a hung database makes the check answer, not hang. */
+export function boundedPing(ping: () => Promise<void>, ms = PING_TIMEOUT_MS): () => Promise<void> {
+  return () =>
+    new Promise<void>((resolve, reject) => {
+      const timer = setTimeout(() => reject(new Error('database ping timed out')), ms);
+      ping().then(
+        () => {
+          clearTimeout(timer);
+          resolve();
+        },
+        (error: unknown) => {
+          clearTimeout(timer);
+          reject(error);
+        },
+      );
+    });
+}
+
+export async function healthRoutes(app: FastifyInstance, deps: HealthDeps): Promise<void> {
+  const ping = boundedPing(deps.ping);
+  app.get('/health', { schema: { hide: true } }, async (_request, reply) => {
+    const { status, body } = await checkHealth({ ...deps, ping });
+    return reply.code(status).header('cache-control', 'no-store').send(body);
+  });
+  app.get('/health/live', { schema: { hide: true } }, async (_request, reply) =>
+    reply.header('cache-control', 'no-store').send({ live: true }),
+  );
+}

@@ -1,0 +1,167 @@
+import { Counter, collectDefaultMetrics, Gauge, Registry } from 'prom-client';
+
+/**
+ * Prometheus metrics (prom-client) for one instance. The redirect's hot path never calls prom-client: it
+ * bumps plain numbers (a count per route and status, a fixed-bucket latency histogram) that are copied into
+ * the registry when Prometheus scrapes. Gauges read their probes at scrape time too.
+ */
+
+export interface ClickSinkStats {
+  pending: number;
+  dropped: number;
+  /** Clicks written to the local spill file and not yet replayed into the database. */
+  spilled?: number;
+  /** Size of the spill file(s) on disk. */
+  spilledBytes?: number;
+}
+
+export interface MetricsProbes {
+  clicks: () => ClickSinkStats;
+  /** Whether the database answered last time it was used or pinged. */
+  dbUp: () => boolean;
+  /** Absent when Redis is not configured. */
+  redisUp?: () => boolean;
+  /** Pending webhook deliveries; may fail while the database is away (the last value is kept). */
+  outboxDepth: () => Promise<number>;
+}
+
+/** Redirect latency buckets, in seconds: a cached redirect takes tens of microseconds. */
+export const REDIRECT_BUCKETS = [
+  0.0001, 0.00025, 0.0005, 0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5,
+] as const;
+
+export interface Metrics {
+  /** Counts a finished request by its route pattern and status. O(1), allocation-free for known keys. */
+  countRequest(route: string, status: number): void;
+  /** A redirect's latency in seconds (the fast path and the slug route). */
+  observeRedirect(seconds: number): void;
+  readonly contentType: string;
+  render(): Promise<string>;
+}
+
+const OUTBOX_TIMEOUT_MS = 500;
+
+export function createMetrics(probes: MetricsProbes): Metrics {
+  const registry = new Registry();
+  collectDefaultMetrics({ register: registry, prefix: 'linkhop_' });
+
+  // route -> status -> count: two map reads per request, no string built.
+  const requests = new Map<string, Map<number, number>>();
+  const buckets = new Float64Array(REDIRECT_BUCKETS.length);
+  let redirectCount = 0;
+  let redirectSum = 0;
+
+  new Counter({
+    name: 'linkhop_http_requests_total',
+    help: 'HTTP requests answered, by route pattern and status',
+    labelNames: ['route', 'status'],
+    registers: [registry],
+    collect() {
+      this.reset();
+      for (const [route, byStatus] of requests)
+        for (const [status, count] of byStatus) this.inc({ route, status: String(status) }, count);
+    },
+  });
+  const gauge = (name: string, help: string, read: () => number | undefined) =>
+    new Gauge({
+      name,
+      help,
+      registers: [registry],
+      collect() {
+        const value = read();
+        if (value !== undefined) this.set(value);
+      },
+    });
+  gauge(
+    'linkhop_click_buffer_depth',
+    'Clicks recorded and not yet written to the database',
+    () => probes.clicks().pending,
+  );
+  gauge(
+    'linkhop_click_spill_clicks',
+    'Clicks held in the local spill file, waiting for the database',
+    () => probes.clicks().spilled ?? 0,
+  );
+  gauge(
+    'linkhop_click_spill_bytes',
+    'Size of the local click spill file',
+    () => probes.clicks().spilledBytes ?? 0,
+  );
+  gauge(
+    'linkhop_clicks_dropped',
+    'Clicks dropped since start (spill unavailable or ring full)',
+    () => probes.clicks().dropped,
+  );
+  gauge('linkhop_database_up', '1 when the database answered last time it was used', () =>
+    probes.dbUp() ? 1 : 0,
+  );
+  const redisUp = probes.redisUp;
+  if (redisUp) gauge('linkhop_redis_up', '1 while Redis is connected', () => (redisUp() ? 1 : 0));
+  let outboxDepth: number | undefined;
+  new Gauge({
+    name: 'linkhop_webhook_outbox_depth',
+    help: 'Webhook deliveries waiting in the outbox (last known value while the database is away)',
+    registers: [registry],
+    async collect() {
+      try {
+        outboxDepth = await withTimeout(probes.outboxDepth(), OUTBOX_TIMEOUT_MS);
+      } catch {
+        // The database is away or slow: a scrape never waits on it, the last value stands.
+      }
+      if (outboxDepth !== undefined) this.set(outboxDepth);
+    },
+  });
+
+  return {
+    countRequest(route, status) {
+      let byStatus = requests.get(route);
+      if (byStatus === undefined) {
+        byStatus = new Map();
+        requests.set(route, byStatus);
+      }
+      byStatus.set(status, (byStatus.get(status) ?? 0) + 1);
+    },
+    observeRedirect(seconds) {
+      redirectCount += 1;
+      redirectSum += seconds;
+      for (let i = 0; i < REDIRECT_BUCKETS.length; i++) {
+        if (seconds <= (REDIRECT_BUCKETS[i] as number)) {
+          buckets[i] = (buckets[i] as number) + 1;
+          break;
+        }
+      }
+    },
+    contentType: registry.contentType,
+    async render() {
+      return (await registry.metrics()) + renderHistogram();
+    },
+  };
+
+  /** The redirect histogram in the text exposition format (cumulative buckets, +Inf, sum, count). */
+  function renderHistogram(): string {
+    const name = 'linkhop_redirect_duration_seconds';
+    const lines = [
+      `# HELP ${name} Time to answer a redirect (fast path and slug route)`,
+      `# TYPE ${name} histogram`,
+    ];
+    let cumulative = 0;
+    REDIRECT_BUCKETS.forEach((le, i) => {
+      cumulative += buckets[i] as number;
+      lines.push(`${name}_bucket{le="${le}"} ${cumulative}`);
+    });
+    lines.push(
+      `${name}_bucket{le="+Inf"} ${redirectCount}`,
+      `${name}_sum ${redirectSum}`,
+      `${name}_count ${redirectCount}`,
+    );
+    return `${lines.join('\n')}\n`;
+  }
+}
+
+function withTimeout<T>(promise: Promise<T>, ms: number): Promise<T> {
+  let timer: NodeJS.Timeout | undefined;
+  const timeout = new Promise<never>((_, reject) => {
+    timer = setTimeout(() => reject(new Error('timeout')), ms);
+  });
+  return Promise.race([promise, timeout]).finally(() => clearTimeout(timer));
+}
