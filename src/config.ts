@@ -1,3 +1,4 @@
+import { isIP } from 'node:net';
 import { z } from 'zod';
 
 /**
@@ -59,6 +60,24 @@ const envSchema = z.object({
   ),
   GEO_HEADER: z.preprocess(emptyToUndefined, z.string().default('cf-ipcountry')),
   RECEIPT_SIGNING_KEY: optionalString,
+  TRUST_PROXY: z.preprocess(
+    emptyToUndefined,
+    z
+      .string()
+      .optional()
+      .transform((value, ctx) => {
+        const parsed = parseTrustProxy(value);
+        if (parsed === null) {
+          ctx.addIssue({
+            code: 'custom',
+            message:
+              'TRUST_PROXY is a hop count (e.g. 1) or a comma list of proxy addresses or CIDRs (e.g. 10.0.0.0/8,::1)',
+          });
+          return z.NEVER;
+        }
+        return parsed;
+      }),
+  ),
 });
 
 export type Env = z.infer<typeof envSchema>;
@@ -97,7 +116,14 @@ export interface Config {
   logLevel: Env['LOG_LEVEL'];
   geoHeader: string;
   receiptSigningKey: string | undefined;
+  /**
+   * Whose X-Forwarded-For to believe (Fastify's trustProxy): false (the TCP peer is the client), a hop
+   * count, or the proxies' addresses and CIDRs.
+   */
+  trustProxy: TrustProxy;
 }
+
+export type TrustProxy = false | number | string[];
 
 export class ConfigError extends Error {
   constructor(readonly problems: string[]) {
@@ -153,7 +179,27 @@ export function parseConfig(env: NodeJS.ProcessEnv, mode: ServerMode): Config {
     logLevel: e.LOG_LEVEL,
     geoHeader: e.GEO_HEADER.toLowerCase(),
     receiptSigningKey: e.RECEIPT_SIGNING_KEY,
+    trustProxy: e.TRUST_PROXY ?? false,
   };
+}
+
+const NAMED_RANGES = new Set(['loopback', 'linklocal', 'uniquelocal']);
+
+/** `1` -> 1 hop; `10.0.0.0/8, ::1, loopback` -> that list; anything else -> null (a start error). */
+function parseTrustProxy(value: string | undefined): TrustProxy | null {
+  if (value === undefined) return false;
+  const text = value.trim();
+  if (/^\d{1,2}$/.test(text)) return Number(text);
+  const entries = text.split(',').map((entry) => entry.trim());
+  const valid = (entry: string) => {
+    if (NAMED_RANGES.has(entry)) return true;
+    const [address = '', bits, extra] = entry.split('/');
+    const family = isIP(address);
+    if (family === 0 || extra !== undefined) return false;
+    if (bits === undefined) return true;
+    return /^\d{1,3}$/.test(bits) && Number(bits) <= (family === 4 ? 32 : 128);
+  };
+  return entries.length > 0 && entries.every(valid) ? entries : null;
 }
 
 function dirnameOf(path: string): string {

@@ -29,7 +29,7 @@ import { createEngineLinkService } from './engine/service.js';
 import { createFolderService } from './folders/folders.js';
 import { createBearerCheck } from './http/bearer.js';
 import { defaultDashboardDir, loadDashboardAssets } from './http/dashboard.js';
-import { buildHostedApp } from './http/hosted-app.js';
+import { buildHostedApp, HSTS } from './http/hosted-app.js';
 import { createMemoryRateLimiter, createRedisRateLimiter, type RateLimitOptions } from './http/rate-limit.js';
 import { V1_RATE_LIMIT } from './http/v1-auth.js';
 import { createPreviewService } from './links/preview.js';
@@ -66,7 +66,11 @@ import { createDeliveryWorker } from './webhooks/worker.js';
 const LINK_CACHE_SIZE = 50_000;
 const HOSTED_CACHE_TTL_MS = 60_000;
 const PASSWORD_ATTEMPTS = { limit: 10, windowSeconds: 300 } as const;
+/** Wrong passwords for one link from all addresses together: rotating addresses buys no more guesses. */
+const PASSWORD_FAILURES_PER_LINK = { limit: 50, windowSeconds: 300 } as const;
 const LOGIN_ATTEMPTS = { limit: 20, windowSeconds: 300 } as const;
+/** Failed logins for one account from any address, before it is locked for the rest of the window. */
+const LOGIN_FAILURES_PER_ACCOUNT = { limit: 10, windowSeconds: 900 } as const;
 
 export interface Composed {
   app: FastifyInstance;
@@ -276,6 +280,7 @@ export async function composeHosted(
     web: loadDashboardAssets(config.dashboardDir ?? defaultDashboardDir()),
     logger,
     baseUrl: config.baseUrl,
+    trustProxy: config.trustProxy,
     ping: () => pingStore(store),
     v1Auth: {
       authenticate: (authorization) => accounts.authenticateApiKey(authorization),
@@ -285,6 +290,7 @@ export async function composeHosted(
       accounts,
       secureCookies: config.baseUrl.startsWith('https://'),
       loginAttempts: limiter(LOGIN_ATTEMPTS, 'linkhop:rl:login:'),
+      accountLoginFailures: limiter(LOGIN_FAILURES_PER_ACCOUNT, 'linkhop:rl:login-account:'),
     },
     links,
     folders: createFolderService({ store, now: () => new Date(), uuid: randomUUID }),
@@ -327,7 +333,10 @@ export async function composeHosted(
         classify,
         nonce,
         redirectStatus: 302,
-        redirectHeaders: { 'cache-control': 'private, max-age=0' },
+        redirectHeaders: {
+          'cache-control': 'private, max-age=0',
+          ...(config.baseUrl.startsWith('https://') ? { 'strict-transport-security': HSTS } : {}),
+        },
       }),
       cache,
       geoHeader: config.geoHeader,
@@ -335,6 +344,7 @@ export async function composeHosted(
       passwordCookies: createPasswordCookies(sessionSecret),
       verifyPassword,
       passwordAttempts: limiter(PASSWORD_ATTEMPTS, 'linkhop:rl:pw:'),
+      passwordFailures: limiter(PASSWORD_FAILURES_PER_LINK, 'linkhop:rl:pw-link:'),
       nonce,
       baseUrl: config.baseUrl,
       defaultHost: new URL(config.baseUrl).host,

@@ -1,7 +1,7 @@
 import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
-import { appError, featureError } from '../errors.js';
+import { AppError, appError, featureError } from '../errors.js';
 import type { RateLimiter } from '../http/rate-limit.js';
 import { errorBody, idParams } from '../http/schemas.js';
 import { clearedSessionCookie, requireSession, sessionCookie, sessionTokenOf } from '../http/session-auth.js';
@@ -40,7 +40,21 @@ const errors = {
 export interface DashboardAccountDeps {
   accounts: AccountService;
   secureCookies: boolean;
+  /** Log-in attempts per client address. */
   loginAttempts: RateLimiter;
+  /** Failed log-ins per account, from any address: past the limit the account is locked for a while. */
+  accountLoginFailures: RateLimiter;
+}
+
+/** Said the same whether or not the email has an account, so the lock reveals nothing the 401 did not. */
+function accountLocked(retryAfter: number) {
+  const minutes = Math.ceil(retryAfter / 60);
+  return appError(
+    'rate_limited',
+    `Too many failed log-ins for this account: it is locked for ${minutes} minute${minutes === 1 ? '' : 's'}; ` +
+      'try again then.',
+    { retryAfter },
+  );
 }
 
 /** Sign-up, log-in, log-out, the session, and API keys: the dashboard's /api/auth, /api/session, /api/keys. */
@@ -92,7 +106,19 @@ export async function dashboardAccountRoutes(
       const attempt = await deps.loginAttempts.hit(`login:${request.ip}`);
       if (!attempt.allowed)
         throw appError('rate_limited', 'Too many log-in attempts', { retryAfter: attempt.resetSeconds });
-      const token = await accounts.login(request.body);
+      const account = `account:${request.body.email.trim().toLowerCase()}`;
+      const lock = await deps.accountLoginFailures.peek(account);
+      if (!lock.allowed) throw accountLocked(lock.resetSeconds);
+      let token: string;
+      try {
+        token = await accounts.login(request.body);
+      } catch (error) {
+        if (error instanceof AppError && error.code === 'invalid_credentials') {
+          const failure = await deps.accountLoginFailures.hit(account);
+          if (failure.remaining === 0) throw accountLocked(failure.resetSeconds);
+        }
+        throw error;
+      }
       reply.header('set-cookie', sessionCookie(token, secureCookies));
       return sessionOf(token);
     },

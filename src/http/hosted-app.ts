@@ -19,6 +19,7 @@ import { broadcastRoutes } from '../broadcasts/routes.js';
 import { type SegmentService, segmentRoutes } from '../broadcasts/segments.js';
 import type { BroadcastService } from '../broadcasts/service.js';
 import { type UnsubscribeService, unsubscribeRoutes } from '../broadcasts/unsubscribe.js';
+import type { TrustProxy } from '../config.js';
 import { appError } from '../errors.js';
 import { type FolderService, folderRoutes } from '../folders/folders.js';
 import { type PreviewService, previewRoutes } from '../links/preview.js';
@@ -54,6 +55,8 @@ import { registerV1Auth, type V1AuthDeps } from './v1-auth.js';
 export interface HostedAppDeps {
   logger: FastifyBaseLogger;
   baseUrl: string;
+  /** TRUST_PROXY: whose X-Forwarded-For sets request.ip, which every per-address limit keys on. */
+  trustProxy: TrustProxy;
   ping: () => Promise<void>;
   v1Auth: V1AuthDeps;
   dashboard: DashboardAccountDeps;
@@ -85,6 +88,9 @@ export interface HostedAppDeps {
   web: DashboardAssets;
 }
 
+/** One year, the value browsers' preload lists ask for; subdomains are the owner's business, not ours. */
+export const HSTS = 'max-age=31536000';
+
 /**
  * The hosted service's HTTP app. Each domain registers its own encapsulated plugin here, in an order
  * read top to bottom; the /v1 scope carries the API-key hook, the redirect scope carries none.
@@ -97,7 +103,14 @@ export async function buildHostedApp(deps: HostedAppDeps): Promise<FastifyInstan
     routerOptions: { ignoreTrailingSlash: true, maxParamLength: 500 },
     serverFactory: serverWithFastPath(createHostedFastPath(deps.redirect)),
     bodyLimit: 1024 * 1024,
-    trustProxy: true,
+    // A hop count as proxy-addr reads one: the nearest `n` hops are proxies (Fastify's types omit numbers).
+    trustProxy:
+      typeof deps.trustProxy === 'number'
+        ? (
+            (hops: number) => (_address: string, hop: number) =>
+              hop < hops
+          )(deps.trustProxy)
+        : deps.trustProxy,
   });
   app.setValidatorCompiler(validatorCompiler);
   app.setSerializerCompiler(serializerCompiler);
@@ -128,7 +141,20 @@ export async function buildHostedApp(deps: HostedAppDeps): Promise<FastifyInstan
     transform: jsonSchemaTransform,
     transformObject: jsonSchemaTransformObject,
   });
-  await app.register(swaggerUi, { routePrefix: '/docs' });
+  // Browsers that once reached us over https keep to it (RFC 6797); never sent over plain http.
+  if (deps.baseUrl.startsWith('https://')) {
+    app.addHook('onSend', async (_request, reply) => {
+      reply.header('strict-transport-security', HSTS);
+    });
+  }
+  // The API reference page: swagger-ui's own scripts and styles, under a CSP that hashes its inline parts.
+  // upgrade-insecure-requests would send a plain-http deployment's own assets to https: only on https.
+  const https = deps.baseUrl.startsWith('https://');
+  await app.register(swaggerUi, {
+    routePrefix: '/docs',
+    staticCSP: true,
+    transformStaticCSP: (header) => (https ? header : header.replace(/\s*upgrade-insecure-requests;?/, '')),
+  });
   app.get('/openapi.json', { schema: { hide: true } }, async () => app.swagger());
 
   app.get('/health', { schema: { hide: true } }, async (_request, reply) => {

@@ -4,13 +4,16 @@ import type { Redis } from 'ioredis';
 export interface RateDecision {
   limit: number;
   remaining: number;
-  /** Seconds until the window resets. */
+  /** Seconds until one more request would be allowed (the oldest counted hit leaves the window). */
   resetSeconds: number;
   allowed: boolean;
 }
 
 export interface RateLimiter {
+  /** Counts one request and decides it; a refused request is not counted. */
   hit(key: string): Promise<RateDecision>;
+  /** Decides whether one more request would be allowed, without counting it. */
+  peek(key: string): Promise<RateDecision>;
 }
 
 export interface RateLimitOptions {
@@ -19,62 +22,103 @@ export interface RateLimitOptions {
   now?: () => number;
 }
 
-function decide(limit: number, count: number, resetMs: number): RateDecision {
+/**
+ * A sliding log: at most `limit` hits in ANY interval of `windowSeconds`, not per fixed window, so a client
+ * cannot fit twice the limit across a window edge. Each key keeps the times of its counted hits (at most
+ * `limit` of them); a refused hit is not counted, so hammering does not extend a lock-out.
+ */
+function decide(limit: number, counted: number, oldestAgeMs: number, windowMs: number, allowed: boolean) {
+  const full = counted >= limit;
   return {
     limit,
-    remaining: Math.max(0, limit - count),
-    resetSeconds: Math.max(1, Math.ceil(resetMs / 1000)),
-    allowed: count <= limit,
+    remaining: Math.max(0, limit - counted),
+    resetSeconds: Math.max(1, Math.ceil((full ? windowMs - oldestAgeMs : windowMs) / 1000)),
+    allowed,
   };
 }
 
-/** A fixed-window counter in this process: the default when there is one instance. */
+/** The sliding log in this process: the default when there is one instance. */
 export function createMemoryRateLimiter(options: RateLimitOptions): RateLimiter {
   const now = options.now ?? Date.now;
   const windowMs = options.windowSeconds * 1000;
-  const windows = new Map<string, { count: number; resetAt: number }>();
+  const { limit } = options;
+  const logs = new Map<string, number[]>();
   let lastSweep = now();
+
+  /** The key's hits still inside the window, oldest first. */
+  function live(key: string, at: number): number[] {
+    if (at - lastSweep > windowMs) {
+      // Idle keys are dropped once a window, so they cannot grow the map forever.
+      for (const [name, times] of logs)
+        if ((times[times.length - 1] ?? 0) <= at - windowMs) logs.delete(name);
+      lastSweep = at;
+    }
+    const times = logs.get(key) ?? [];
+    let expired = 0;
+    while (expired < times.length && (times[expired] as number) <= at - windowMs) expired++;
+    if (expired > 0) times.splice(0, expired);
+    return times;
+  }
+
   return {
     async hit(key) {
       const at = now();
-      if (at - lastSweep > windowMs) {
-        // Expired windows are dropped once a window, so idle keys cannot grow the map forever.
-        for (const [name, window] of windows) if (window.resetAt <= at) windows.delete(name);
-        lastSweep = at;
+      const times = live(key, at);
+      const allowed = times.length < limit;
+      if (allowed) {
+        times.push(at);
+        logs.set(key, times);
       }
-      let window = windows.get(key);
-      if (!window || window.resetAt <= at) {
-        window = { count: 0, resetAt: at + windowMs };
-        windows.set(key, window);
-      }
-      window.count += 1;
-      return decide(options.limit, window.count, window.resetAt - at);
+      return decide(limit, times.length, at - (times[0] ?? at), windowMs, allowed);
+    },
+    async peek(key) {
+      const at = now();
+      const times = live(key, at);
+      return decide(limit, times.length, at - (times[0] ?? at), windowMs, times.length < limit);
     },
   };
 }
 
-// INCR and start the window on the first hit, atomically: every instance shares one count per key.
-const HIT_SCRIPT = `
-local count = redis.call('INCR', KEYS[1])
-if count == 1 then redis.call('PEXPIRE', KEYS[1], ARGV[1]) end
-local ttl = redis.call('PTTL', KEYS[1])
-if ttl < 0 then redis.call('PEXPIRE', KEYS[1], ARGV[1]); ttl = tonumber(ARGV[1]) end
-return {count, ttl}`;
+// The same sliding log in a sorted set, atomically: every instance shares one log per key. Members are
+// unique per hit (time and a per-call nonce); the set expires a window after its newest hit.
+const SLIDING_SCRIPT = `
+local key, now, window, limit, count_it = KEYS[1], tonumber(ARGV[1]), tonumber(ARGV[2]), tonumber(ARGV[3]), ARGV[5]
+redis.call('ZREMRANGEBYSCORE', key, '-inf', now - window)
+local counted = redis.call('ZCARD', key)
+local allowed = counted < limit
+if allowed and count_it == '1' then
+  redis.call('ZADD', key, now, ARGV[4])
+  redis.call('PEXPIRE', key, window)
+  counted = counted + 1
+end
+local oldest = redis.call('ZRANGE', key, 0, 0, 'WITHSCORES')[2]
+return {counted, allowed and 1 or 0, oldest and (now - tonumber(oldest)) or 0}`;
 
-/** The same fixed window in Redis, shared by every instance (REDIS_URL). */
+/** The sliding log in Redis, shared by every instance (REDIS_URL). */
 export function createRedisRateLimiter(
   redis: Redis,
   options: RateLimitOptions & { prefix?: string },
 ): RateLimiter {
   const windowMs = options.windowSeconds * 1000;
   const prefix = options.prefix ?? 'linkhop:rl:';
-  return {
-    async hit(key) {
-      const [count, ttl] = (await redis.eval(HIT_SCRIPT, 1, `${prefix}${key}`, String(windowMs))) as [
-        number,
-        number,
-      ];
-      return decide(options.limit, Number(count), Number(ttl));
-    },
-  };
+  const now = options.now ?? Date.now;
+  let sequence = 0;
+  async function run(key: string, count: boolean): Promise<RateDecision> {
+    const at = now();
+    sequence = (sequence + 1) % 1_000_000_000;
+    const member = `${at}:${process.pid}:${sequence}:${Math.random().toString(36).slice(2, 8)}`;
+    const [counted, allowed, oldestAge] = (await redis.eval(
+      SLIDING_SCRIPT,
+      1,
+      // Its own key space: a fixed-window counter left by an older version is a string, not a sorted set.
+      `${prefix}log:${key}`,
+      String(at),
+      String(windowMs),
+      String(options.limit),
+      member,
+      count ? '1' : '0',
+    )) as [number, number, number];
+    return decide(options.limit, Number(counted), Number(oldestAge), windowMs, Number(allowed) === 1);
+  }
+  return { hit: (key) => run(key, true), peek: (key) => run(key, false) };
 }

@@ -42,8 +42,11 @@ export function sessionTokenOf(request: FastifyRequest): string | undefined {
 const MUTATING = new Set(['POST', 'PUT', 'PATCH', 'DELETE']);
 
 /**
- * CSRF for the dashboard: a mutating call must say `content-type: application/json` (a cross-site form
- * cannot) and, when the browser sends an Origin, it must be ours.
+ * CSRF for the dashboard. Every mutating call, with a body or without, must show it comes from our own
+ * pages: `content-type: application/json` (a cross-site form cannot send it, and a cross-site fetch that
+ * does needs a CORS preflight we never grant), or a same-origin `Origin`, or `Sec-Fetch-Site: same-origin`.
+ * A cross-site `Origin` or `Sec-Fetch-Site` is refused whatever else the request says, and a body in any
+ * type but JSON is refused too.
  */
 export function registerCsrfGuard(app: FastifyInstance, baseUrl: string): void {
   const ownOrigin = new URL(baseUrl).origin;
@@ -51,11 +54,18 @@ export function registerCsrfGuard(app: FastifyInstance, baseUrl: string): void {
     if (!MUTATING.has(request.method)) return;
     const origin = request.headers.origin;
     if (origin !== undefined && origin !== ownOrigin) throw appError('csrf');
-    const type = request.headers['content-type'] ?? '';
+    const site = request.headers['sec-fetch-site'];
+    if (site !== undefined && site !== 'same-origin' && site !== 'none') throw appError('csrf');
+    const json = /^application\/json\b/i.test(request.headers['content-type'] ?? '');
     const hasBody =
-      request.headers['content-length'] !== undefined && request.headers['content-length'] !== '0';
-    if ((hasBody || request.headers['transfer-encoding']) && !/^application\/json\b/i.test(type)) {
-      throw appError('csrf', 'Dashboard calls must send content-type: application/json');
+      (request.headers['content-length'] !== undefined && request.headers['content-length'] !== '0') ||
+      request.headers['transfer-encoding'] !== undefined;
+    if (hasBody && !json) throw appError('csrf', 'Dashboard calls must send content-type: application/json');
+    if (!json && origin !== ownOrigin && site !== 'same-origin') {
+      throw appError(
+        'csrf',
+        'Dashboard calls must send content-type: application/json or come from the dashboard’s own origin',
+      );
     }
   });
 }

@@ -37,6 +37,8 @@ export interface HostedRedirectDeps {
   verifyPassword: (password: string, hash: string) => Promise<boolean>;
   /** Password attempts, counted per link and address. */
   passwordAttempts: RateLimiter;
+  /** Wrong passwords per link from every address together: a cap that rotating addresses cannot escape. */
+  passwordFailures: RateLimiter;
   nonce: () => string;
   flagsOff: ReadonlySet<string>;
   /** Analytics: every visit recorded off the request path; escape pages carry a tap token. Null when off. */
@@ -204,13 +206,15 @@ export async function hostedRedirectRoutes(app: FastifyInstance, deps: HostedRed
     const entry = await load(request);
     if (!entry || entry.passwordHash === null) return sendNotFoundPage(reply);
     const attempt = await deps.passwordAttempts.hit(`${entry.id}:${request.ip}`);
-    if (!attempt.allowed) {
-      reply.header('retry-after', String(attempt.resetSeconds));
+    const linkWide = attempt.allowed ? await deps.passwordFailures.peek(entry.id) : attempt;
+    if (!attempt.allowed || !linkWide.allowed) {
+      reply.header('retry-after', String(Math.max(attempt.resetSeconds, linkWide.resetSeconds)));
       return sendPasswordForm(reply, entry, 429, 'too_many');
     }
     const body = request.body as { password?: unknown } | undefined;
     const password = typeof body?.password === 'string' ? body.password : '';
     if (!password || !(await deps.verifyPassword(password, entry.passwordHash))) {
+      await deps.passwordFailures.hit(entry.id);
       return sendPasswordForm(reply, entry, 401, 'wrong');
     }
     const cookie = [

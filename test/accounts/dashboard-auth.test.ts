@@ -1,6 +1,9 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type HostedHarness, startHosted } from '../helpers/hosted.js';
+import { BASE_URL, type HostedHarness, startHosted } from '../helpers/hosted.js';
 import { storeKinds } from '../helpers/stores.js';
+
+/** What a browser sends on every same-origin fetch that is not a GET. */
+const ORIGIN = BASE_URL;
 
 for (const kind of storeKinds) {
   describe.skipIf(kind.skipReason !== null)(`dashboard authentication on ${kind.name}`, () => {
@@ -79,7 +82,11 @@ for (const kind of storeKinds) {
       expect(login.statusCode).toBe(200);
       const cookie = cookieOf(login.headers['set-cookie']);
       expect((await json('GET', '/api/session', undefined, cookie)).statusCode).toBe(200);
-      const logout = await h.app.inject({ method: 'POST', url: '/api/auth/logout', headers: { cookie } });
+      const logout = await h.app.inject({
+        method: 'POST',
+        url: '/api/auth/logout',
+        headers: { cookie, origin: ORIGIN },
+      });
       expect(logout.statusCode).toBe(200);
       expect(String(logout.headers['set-cookie'])).toMatch(/Max-Age=0/);
       expect((await json('GET', '/api/session', undefined, cookie)).statusCode).toBe(401);
@@ -130,6 +137,64 @@ for (const kind of storeKinds) {
       expect(listed.json().links).toHaveLength(1);
     });
 
+    it('refuses a body-less mutation that shows no sign of coming from the dashboard (CSRF)', async () => {
+      const login = await json('POST', '/api/auth/login', {
+        email: 'maya@example.com',
+        password: 'correct horse',
+      });
+      const cookie = cookieOf(login.headers['set-cookie']);
+      const linkId = (await json('GET', '/api/links', undefined, cookie)).json().links[0].id;
+      const archive = (headers: Record<string, string>) =>
+        h.app.inject({
+          method: 'POST',
+          url: `/api/links/${linkId}/archive`,
+          headers: { cookie, ...headers },
+        });
+      // The cookie alone, as a cross-site <form method=post> or an <img> cannot set more: refused.
+      const bare = await archive({});
+      expect(bare.statusCode).toBe(403);
+      expect(bare.json()).toMatchObject({ error: 'csrf' });
+      expect(bare.json().message).toMatch(/content-type: application\/json/);
+      // A browser on another site says so in Sec-Fetch-Site even without an Origin: refused.
+      expect((await archive({ 'sec-fetch-site': 'cross-site' })).statusCode).toBe(403);
+      expect((await archive({ 'sec-fetch-site': 'same-site' })).statusCode).toBe(403);
+      expect(
+        (await archive({ origin: 'https://evil.example', 'sec-fetch-site': 'same-origin' })).statusCode,
+      ).toBe(403);
+      // Our own pages: a same-origin Origin, or Sec-Fetch-Site: same-origin, is enough.
+      expect((await archive({ origin: ORIGIN })).statusCode).toBe(200);
+      expect((await archive({ 'sec-fetch-site': 'same-origin' })).statusCode).toBe(200);
+    });
+
+    it('locks an account after ten failed log-ins from any addresses, with a clear message, whatever the address', async () => {
+      await json('POST', '/api/auth/signup', {
+        email: 'lock@example.com',
+        password: 'right password',
+        orgName: 'L',
+      });
+      const attempt = (password: string, address: string) =>
+        h.app.inject({
+          method: 'POST',
+          url: '/api/auth/login',
+          remoteAddress: address,
+          headers: { 'content-type': 'application/json', 'x-forwarded-for': address },
+          payload: { email: 'LOCK@example.com', password },
+        });
+      for (let i = 0; i < 9; i++) expect((await attempt('wrong', `203.0.113.${i + 1}`)).statusCode).toBe(401);
+      const tenth = await attempt('wrong', '203.0.113.10');
+      expect(tenth.statusCode).toBe(429);
+      expect(tenth.json()).toMatchObject({ error: 'rate_limited' });
+      expect(tenth.json().message).toMatch(/locked for 15 minutes/);
+      expect(Number(tenth.headers['retry-after'])).toBeGreaterThan(800);
+      // Locked now even for the right password, from a fresh address; other accounts are untouched.
+      expect((await attempt('right password', '198.51.100.7')).statusCode).toBe(429);
+      const other = await json('POST', '/api/auth/login', {
+        email: 'maya@example.com',
+        password: 'correct horse',
+      });
+      expect(other.statusCode).toBe(200);
+    });
+
     it('API keys: a sidekick may not mint one (403 api); a legend mints, lists and revokes', async () => {
       const small = await json('POST', '/api/auth/signup', {
         email: 'small@example.com',
@@ -140,7 +205,7 @@ for (const kind of storeKinds) {
       const refused = await h.app.inject({
         method: 'POST',
         url: '/api/keys',
-        headers: { cookie: smallCookie },
+        headers: { cookie: smallCookie, origin: ORIGIN },
       });
       expect(refused.statusCode).toBe(403);
       expect(refused.json().error).toBe('api');
@@ -152,7 +217,11 @@ for (const kind of storeKinds) {
       });
       await h.accounts.setTier(big.json().org.id, 'legend');
       const cookie = cookieOf(big.headers['set-cookie']);
-      const minted = await h.app.inject({ method: 'POST', url: '/api/keys', headers: { cookie } });
+      const minted = await h.app.inject({
+        method: 'POST',
+        url: '/api/keys',
+        headers: { cookie, origin: ORIGIN },
+      });
       expect(minted.statusCode).toBe(201);
       const { id, apiKey } = minted.json();
       expect((await h.v1(apiKey, { method: 'GET', url: '/v1/me' })).statusCode).toBe(200);
@@ -160,11 +229,22 @@ for (const kind of storeKinds) {
       expect(keys.map((key: { id: string }) => key.id)).toContain(id);
       expect(JSON.stringify(keys)).not.toContain(apiKey);
       expect(
-        (await h.app.inject({ method: 'DELETE', url: `/api/keys/${id}`, headers: { cookie: smallCookie } }))
-          .statusCode,
+        (
+          await h.app.inject({
+            method: 'DELETE',
+            url: `/api/keys/${id}`,
+            headers: { cookie: smallCookie, origin: ORIGIN },
+          })
+        ).statusCode,
       ).toBe(404);
       expect(
-        (await h.app.inject({ method: 'DELETE', url: `/api/keys/${id}`, headers: { cookie } })).json(),
+        (
+          await h.app.inject({
+            method: 'DELETE',
+            url: `/api/keys/${id}`,
+            headers: { cookie, origin: ORIGIN },
+          })
+        ).json(),
       ).toEqual({ deleted: true });
       expect((await h.v1(apiKey, { method: 'GET', url: '/v1/me' })).statusCode).toBe(401);
     });
