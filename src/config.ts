@@ -59,6 +59,7 @@ const envSchema = z.object({
   ),
   GEO_HEADER: z.preprocess(emptyToUndefined, z.string().default('cf-ipcountry')),
   RECEIPT_SIGNING_KEY: optionalString,
+  SPILL_DIR: optionalString,
 });
 
 export type Env = z.infer<typeof envSchema>;
@@ -97,6 +98,8 @@ export interface Config {
   logLevel: Env['LOG_LEVEL'];
   geoHeader: string;
   receiptSigningKey: string | undefined;
+  /** Where clicks and tap outcomes wait on local disk while the database is away (one per instance). */
+  spillDir: string;
 }
 
 export class ConfigError extends Error {
@@ -153,6 +156,7 @@ export function parseConfig(env: NodeJS.ProcessEnv, mode: ServerMode): Config {
     logLevel: e.LOG_LEVEL,
     geoHeader: e.GEO_HEADER.toLowerCase(),
     receiptSigningKey: e.RECEIPT_SIGNING_KEY,
+    spillDir: e.SPILL_DIR ?? `${dataDir}/spill`,
   };
 }
 

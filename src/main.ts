@@ -6,7 +6,10 @@ import { createAccountRepo } from './accounts/repo.js';
 import { verifyPassword } from './accounts/secrets.js';
 import { createAccountService } from './accounts/service.js';
 import { createClickBuffer } from './analytics/click-buffer.js';
+import { createClickSpill } from './analytics/click-spill.js';
 import { clickWriterThreadFile, createClickThread } from './analytics/click-thread.js';
+import { createOutcomeQueue } from './analytics/outcome-queue.js';
+import { createAnalyticsRepo } from './analytics/repo.js';
 import { createAnalyticsService } from './analytics/service.js';
 import { createMemoryOneShot, createRedisOneShot, createTapTokens } from './analytics/tap-tokens.js';
 import { CAPTURE_RATE_LIMIT } from './audience/routes.js';
@@ -126,6 +129,7 @@ export async function composeHosted(
 ): Promise<Composed> {
   const table = loadPlatformTable(config.platformsFile);
   const sessionSecret = resolveSessionSecret(config);
+  logDatabaseHealth(store, logger);
   const redis = config.redisUrl
     ? {
         publisher: new Redis(config.redisUrl, { lazyConnect: false, maxRetriesPerRequest: 2 }),
@@ -218,6 +222,12 @@ export async function composeHosted(
   const nonce = createNonceSource();
   // Analytics: clicks leave the request path through a buffer written in batches; taps redeem once.
   const clicks = clickSink(config, store, logger, options);
+  // Tap outcomes the database refused (the token already spent) are held and inserted again later.
+  const outcomeQueue = createOutcomeQueue({
+    insert: createAnalyticsRepo(store).insertOutcome,
+    logger,
+    dir: config.spillDir,
+  });
   const tapTokens = createTapTokens({
     secret: sessionSecret,
     oneShot: redis ? createRedisOneShot(redis.publisher) : createMemoryOneShot(),
@@ -229,6 +239,7 @@ export async function composeHosted(
     tapTokens,
     emitEvent: (orgId, event, data) => emitEvent(orgId, event, data),
     now: () => new Date(),
+    holdOutcome: (row) => outcomeQueue.hold(row),
   });
   const creatorStats = createCreatorStats({ analytics, store });
   const bioRepo = createBioRepo(store);
@@ -351,6 +362,7 @@ export async function composeHosted(
     },
   });
   clicks.start();
+  if (config.analytics) outcomeQueue.start();
   deliveries.start();
   broadcastWorker?.start();
   return {
@@ -360,6 +372,7 @@ export async function composeHosted(
       await socialIntake.drain();
       // Every click buffered so far is written before the store closes: none is lost on a clean shutdown.
       await clicks.stop();
+      await outcomeQueue.stop();
       // Pending deliveries stay in the outbox; the next worker, here or on another instance, sends them.
       await deliveries.stop();
       await broadcastWorker?.stop();
@@ -380,13 +393,27 @@ function clickSink(config: Config, store: Store, logger: Logger, options: Compos
   const file = clickWriterThreadFile();
   const inMemory = config.databaseUrl === 'sqlite::memory:';
   if (!options.clickThread || !config.analytics || inMemory || !file) {
-    return createClickBuffer({ store, enabled: config.analytics, logger });
+    return createClickBuffer({
+      store,
+      enabled: config.analytics,
+      logger,
+      spill: createClickSpill({ dir: config.spillDir }),
+    });
   }
   logger.info('clicks are written on their own thread');
   return createClickThread({
     file,
     databaseUrl: config.databaseUrl,
     ...(store.schema ? { schema: store.schema } : {}),
+    spillDir: config.spillDir,
     logger,
+  });
+}
+
+/** One log line when the database is lost and one when it is back, however many requests met it. */
+function logDatabaseHealth(store: Store, logger: Logger): void {
+  store.health.onChange((up, error) => {
+    if (up) logger.info('database reachable again');
+    else logger.error({ reason: error }, 'database unreachable: serving links from cache, holding clicks');
   });
 }
