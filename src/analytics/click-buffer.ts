@@ -108,6 +108,8 @@ export function createClickBuffer(options: ClickBufferOptions) {
   let inFlight: Promise<void> | null = null;
   let kicked = false;
   let failing = false;
+  /** Set from the first failed batch until one is written again: one log line each way per outage. */
+  let outage = false;
   let timer: NodeJS.Timeout | null = null;
   let lastPrune = 0;
   const stats = { written: 0, dropped: 0, failedFlushes: 0 };
@@ -141,17 +143,19 @@ export function createClickBuffer(options: ClickBufferOptions) {
         // False: this id was committed before (a replay after a crash, a retry after a lost answer).
         if (applied !== false) stats.written += batch.clicks.length;
         if (batch.segment) spill?.remove(batch.id as string);
-        if (failing) logger.warn({ written: stats.written }, 'click writes resumed');
+        if (outage) logger.warn({ spilled: spill?.stats().clicks ?? 0 }, 'click writes resumed');
+        outage = false;
         failing = false;
       } catch (error) {
         if (!batch.segment) retry = batch;
         stats.failedFlushes += 1;
-        if (!failing) {
+        if (!outage) {
           logger.error(
             { err: error, pending: pendingCount() },
             'click batch not written; retrying every tick',
           );
         }
+        outage = true;
         failing = true;
         return;
       }
