@@ -1,6 +1,6 @@
 import { type ChildProcess, spawn, spawnSync } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { Agent, request } from 'node:http';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -336,3 +336,11 @@ export async function waitFor(
 }
 
 export const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
+/** With FAULT_LOG_DIR set, writes each instance's output there (`<name>-<i>.log`) to read a failure. */
+export function saveLogs(instances: readonly Instance[], name: string): void {
+  const dir = process.env.FAULT_LOG_DIR;
+  if (!dir) return;
+  for (const [i, instance] of instances.entries())
+    writeFileSync(join(dir, `${name}-${i}.log`), instance.output());
+}

@@ -10,6 +10,7 @@ import {
   type FaultDatabase,
   http,
   type Instance,
+  saveLogs,
   sleep,
   startApiProbe,
   startInstance,
@@ -104,12 +105,7 @@ describe.skipIf(skip !== null)('PostgreSQL cut for 5 s under traffic, two instan
       })),
     };
     console.info('[postgres-cut]', JSON.stringify(report));
-    if (process.env.FAULT_LOG_DIR) {
-      const { writeFileSync } = await import('node:fs');
-      instances.forEach((instance, i) =>
-        writeFileSync(`${process.env.FAULT_LOG_DIR}/instance-${i}.log`, instance.output()),
-      );
-    }
+    saveLogs(instances, 'postgres-cut');
 
     for (const instance of instances) expect(instance.exit).toBeNull();
     expect(counts.fiveXx).toBe(0);
