@@ -255,6 +255,7 @@ export function createClickBuffer(options: ClickBufferOptions) {
           else if (retry) spill.append(retry.clicks);
           retry = null;
           spill.append(pending);
+          spill.seal();
           pending = [];
           logger.warn({ spilled: spill.stats().clicks }, 'clicks kept in the spill for the next start');
           return;

@@ -177,6 +177,9 @@ export function createClickSpill(options: ClickSpillOptions) {
       return { id, clicks, unreadable };
     },
 
+    /** Seals the open segment (a clean shutdown), so that the next start replays it at once. */
+    seal,
+
     /** Deletes a segment once its clicks are committed (or found committed before). */
     remove(id: string): void {
       const segment = sealed.get(id);
