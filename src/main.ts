@@ -5,9 +5,8 @@ import pino, { type Logger } from 'pino';
 import { createAccountRepo } from './accounts/repo.js';
 import { verifyPassword } from './accounts/secrets.js';
 import { createAccountService } from './accounts/service.js';
-import { createClickBuffer } from './analytics/click-buffer.js';
-import { createClickSpill } from './analytics/click-spill.js';
-import { clickWriterThreadFile, createClickThread } from './analytics/click-thread.js';
+import type { ClickBufferStats } from './analytics/click-buffer.js';
+import { clickSink } from './analytics/click-sink.js';
 import { createOutcomeQueue } from './analytics/outcome-queue.js';
 import { createAnalyticsRepo } from './analytics/repo.js';
 import { createAnalyticsService } from './analytics/service.js';
@@ -55,6 +54,7 @@ import type { SocialDeps } from './social/deps.js';
 import { createSocialIntake } from './social/intake.js';
 import { createRefreshSweep } from './social/refresh.js';
 import type { Store } from './store/database.js';
+import { logDbHealth } from './store/db-health.js';
 import { pingStore } from './store/health.js';
 import type { WebhookEvent } from './webhooks/schema.js';
 import { createSecretBox } from './webhooks/secret-box.js';
@@ -73,6 +73,8 @@ const LOGIN_ATTEMPTS = { limit: 20, windowSeconds: 300 } as const;
 
 export interface Composed {
   app: FastifyInstance;
+  /** The click sink's depth and spill (for /metrics); the database's state is `store.health`. */
+  clickStats?(): ClickBufferStats;
   /** Closes the app and whatever the composition opened besides the store (Redis clients). */
   close(): Promise<void>;
 }
@@ -129,7 +131,7 @@ export async function composeHosted(
 ): Promise<Composed> {
   const table = loadPlatformTable(config.platformsFile);
   const sessionSecret = resolveSessionSecret(config);
-  logDatabaseHealth(store, logger);
+  logDbHealth(store.health, logger);
   const redis = config.redisUrl
     ? {
         publisher: new Redis(config.redisUrl, { lazyConnect: false, maxRetriesPerRequest: 2 }),
@@ -221,7 +223,7 @@ export async function composeHosted(
   const classify = createVisitorClassifier();
   const nonce = createNonceSource();
   // Analytics: clicks leave the request path through a buffer written in batches; taps redeem once.
-  const clicks = clickSink(config, store, logger, options);
+  const clicks = clickSink(config, store, logger, options.clickThread === true);
   // Tap outcomes the database refused (the token already spent) are held and inserted again later.
   const outcomeQueue = createOutcomeQueue({
     insert: createAnalyticsRepo(store).insertOutcome,
@@ -367,6 +369,7 @@ export async function composeHosted(
   broadcastWorker?.start();
   return {
     app,
+    clickStats: () => clicks.stats(),
     async close() {
       await app.close();
       await socialIntake.drain();
@@ -381,39 +384,4 @@ export async function composeHosted(
       if (redis) await Promise.all([redis.publisher.quit(), redis.subscriber.quit()]);
     },
   };
-}
-
-/**
- * Where visits are recorded. A running server hands them to a writer thread through shared memory, so the
- * thread that serves redirects never packs, aggregates or commits a click; an in-memory SQLite database
- * cannot be opened from another thread, and from the TypeScript sources (tests) there is no thread script,
- * so those write in-process.
- */
-function clickSink(config: Config, store: Store, logger: Logger, options: ComposeOptions) {
-  const file = clickWriterThreadFile();
-  const inMemory = config.databaseUrl === 'sqlite::memory:';
-  if (!options.clickThread || !config.analytics || inMemory || !file) {
-    return createClickBuffer({
-      store,
-      enabled: config.analytics,
-      logger,
-      spill: createClickSpill({ dir: config.spillDir }),
-    });
-  }
-  logger.info('clicks are written on their own thread');
-  return createClickThread({
-    file,
-    databaseUrl: config.databaseUrl,
-    ...(store.schema ? { schema: store.schema } : {}),
-    spillDir: config.spillDir,
-    logger,
-  });
-}
-
-/** One log line when the database is lost and one when it is back, however many requests met it. */
-function logDatabaseHealth(store: Store, logger: Logger): void {
-  store.health.onChange((up, error) => {
-    if (up) logger.info('database reachable again');
-    else logger.error({ reason: error }, 'database unreachable: serving links from cache, holding clicks');
-  });
 }

@@ -56,3 +56,14 @@ export function createDbHealth(now: () => number = Date.now): DbHealth {
     },
   };
 }
+
+/** One log line when the database is lost and one when it is back, however many requests met it. */
+export function logDbHealth(
+  health: DbHealth,
+  logger: { info(msg: string): void; error(details: object, msg: string): void },
+): void {
+  health.onChange((up, error) => {
+    if (up) logger.info('database reachable again');
+    else logger.error({ reason: error }, 'database unreachable: serving links from cache, holding clicks');
+  });
+}
