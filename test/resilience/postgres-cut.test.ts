@@ -2,6 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { redisSkipReason, redisUrl } from '../helpers/redis.js';
 import { postgresKind } from '../helpers/stores.js';
 import { startTcpProxy, type TcpProxy, throughProxy } from '../helpers/tcp-proxy.js';
+import { UA } from '../helpers/user-agents.js';
 import {
   countClicks,
   createFaultDatabase,
@@ -43,7 +44,7 @@ describe.skipIf(skip !== null)('PostgreSQL cut for 5 s under traffic, two instan
       startInstance({ databaseUrl: proxied, redisUrl: redisUrl ?? '' }),
       startInstance({ databaseUrl: proxied, redisUrl: redisUrl ?? '' }),
     ]);
-    slugs = await createLinks(instances[0] as Instance, org.apiKey, 6);
+    slugs = await createLinks(instances[0] as Instance, org.apiKey, 7);
   }, 60_000);
 
   afterAll(async () => {
@@ -54,7 +55,11 @@ describe.skipIf(skip !== null)('PostgreSQL cut for 5 s under traffic, two instan
 
   it('no exit, no 5xx on known links, every click recorded once, API within 2 s, healthy within 5 s', async () => {
     const [first, second] = instances as [Instance, Instance];
-    // Warm both instances' caches: every known link served at least once by each.
+    // One link only the first instance serves before the cut: the second has it from Redis alone.
+    const onlyFirst = slugs.pop() as string;
+    const human = { host: 'lnk.example', 'user-agent': UA.desktopChrome };
+    expect((await http(`${first.url}/${onlyFirst}`, { headers: human })).status).toBe(302);
+    // Warm both instances' caches: every other known link served at least once by each.
     const warm = startTraffic(instances, slugs, { concurrency: 2, pauseMs: 5 });
     await sleep(1500);
     await warm.stop();
@@ -67,6 +72,7 @@ describe.skipIf(skip !== null)('PostgreSQL cut for 5 s under traffic, two instan
     // An unknown slug while the database is away: 503 with Retry-After, never 404.
     await sleep(500);
     const unknown = await http(`${first.url}/nosuchslug1`, { headers: { host: 'lnk.example' } });
+    const fromRedis = await http(`${second.url}/${onlyFirst}`, { headers: human });
     await waitFor(async () => !proxy.down, CUT_MS + 1000, 20);
     expect(proxy.down).toBe(false);
     const backAt = performance.now();
@@ -85,9 +91,10 @@ describe.skipIf(skip !== null)('PostgreSQL cut for 5 s under traffic, two instan
     // A real 404 once the database answers.
     const gone = await http(`${second.url}/nosuchslug2`, { headers: { host: 'lnk.example' } });
 
-    const recorded = await waitForClicks(database.url, org.orgId, counts.sent + warm.counts.sent);
+    const sent = counts.sent + warm.counts.sent + 2;
+    const recorded = await waitForClicks(database.url, org.orgId, sent);
     const report = {
-      sent: counts.sent + warm.counts.sent,
+      sent,
       recorded,
       byStatus: counts.byStatus,
       failed: counts.failed,
@@ -115,6 +122,8 @@ describe.skipIf(skip !== null)('PostgreSQL cut for 5 s under traffic, two instan
     expect(unknown.headers['retry-after']).toBeDefined();
     expect(unknown.headers['content-type']).toMatch(/text\/html/);
     expect(gone.status).toBe(404);
+    expect(fromRedis.status).toBe(302);
+    expect(fromRedis.headers.location).toBe('https://example.com/fault/6');
     // The API answered within 2 s throughout, 2xx or 503 unavailable, and did meet the outage.
     for (const result of probed) {
       expect(result.ms).toBeLessThan(2000);
