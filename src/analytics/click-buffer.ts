@@ -243,7 +243,9 @@ export function createClickBuffer(options: ClickBufferOptions) {
     async stop(): Promise<void> {
       if (timer) clearInterval(timer);
       timer = null;
-      for (let attempt = 0; attempt < 5; attempt++) {
+      // With a spill to fall back on, a failing store is not worth a long wait at shutdown.
+      const attempts = spill ? 2 : 5;
+      for (let attempt = 0; attempt < attempts; attempt++) {
         failing = false;
         await flush();
         if (pendingCount() === 0) return;
