@@ -13,6 +13,7 @@ import { UNAVAILABLE_RETRY_AFTER_SECONDS } from '../http/errors.js';
 import { sendNotFoundPage, sendUnavailablePage } from '../http/html.js';
 import type { RateLimiter } from '../http/rate-limit.js';
 import type { LinkRepo } from '../links/repo.js';
+import { isConnectionError } from '../store/db-errors.js';
 import { type FastPath, slugOfRequest } from './fast-path.js';
 import type { HostedLinkCache, HostedLinkEntry } from './link-cache.js';
 import { createLinkLoader, LinkLookupFailed } from './link-loader.js';
@@ -51,8 +52,6 @@ export interface HostedRedirectDeps {
   defaultHost: string;
   now: () => number;
   random: () => number;
-  /** Told when a link's database read fails (the link is then served stale, from Redis, or 503). */
-  onLoadError?: (error: unknown) => void;
 }
 
 /** Where escape pages beacon their outcome (decisions.md, "Tap outcomes"). */
@@ -73,7 +72,13 @@ export async function hostedRedirectRoutes(app: FastifyInstance, deps: HostedRed
     },
   );
 
-  const loadLink = createLinkLoader(deps);
+  const loadLink = createLinkLoader({
+    ...deps,
+    // An outage is logged once by the pool's health tracker; anything else failing a load is a bug.
+    onLoadError: (error) => {
+      if (!isConnectionError(error)) app.log.error({ err: error }, 'link load failed');
+    },
+  });
   function load(request: SlugRequest): Promise<HostedLinkEntry | undefined> {
     return loadLink(deps.cache.lookupHost(request.headers.host), request.params.slug);
   }
