@@ -80,8 +80,8 @@ interface Batch {
 /**
  * Clicks leave the request path here: `record` only appends to an array, and a timer writes batches.
  * What a crash can lose is bounded: the rows of the last `flushIntervalMs` (or at most `maxRows` plus one
- * batch in flight, `backlogRows` when behind); while the store fails, one tick of rows plus the failed
- * batch, everything else being in the spill. A clean shutdown (`stop`) writes everything, or spills what
+ * batch in flight, `backlogRows` when behind); while the store fails (with a spill), one tick of rows,
+ * everything else being in the spill. A clean shutdown (`stop`) writes everything, or spills what
  * the store will not take.
  *
  * Exactly once: on PostgreSQL every batch carries an id recorded in its own transaction, so a batch
@@ -182,6 +182,17 @@ export function createClickBuffer(options: ClickBufferOptions) {
     logger.warn({ dropped: stats.dropped, maxBuffered }, 'click buffer full: oldest clicks dropped');
   }
 
+  /** The failed batch as a segment of its own (its id kept: it may have committed), then everything pending. */
+  function spillAll(to: ClickSpill): void {
+    try {
+      if (retry) to.writeBatch(retry.id ?? `b-${randomUUID()}`, retry.clicks);
+      retry = null;
+    } catch (error) {
+      logger.error({ err: error }, 'click spill refused: the failed batch stays in memory');
+    }
+    if (pending.length > 0) spillOldest(pending.length);
+  }
+
   /** Serialised: one drain at a time, and a caller arriving mid-drain waits for one that covers its rows. */
   function flush(): Promise<void> {
     if (inFlight) return inFlight.then(() => (pendingCount() > 0 && !failing ? flush() : undefined));
@@ -225,8 +236,9 @@ export function createClickBuffer(options: ClickBufferOptions) {
     start(): void {
       if (timer) return;
       timer = setInterval(() => {
-        // The store failed last time: what came in since goes to disk, so memory holds one tick at most.
-        if (failing && spill && pending.length > 0) spillOldest(pending.length);
+        // The store failed last time: the failed batch (under its id) and what came in since go to disk,
+        // so that memory, and what a hard kill can lose, is one tick of clicks at most.
+        if (failing && spill) spillAll(spill);
         failing = false;
         if (!inFlight) {
           prune();
@@ -252,17 +264,15 @@ export function createClickBuffer(options: ClickBufferOptions) {
         await new Promise((resolve) => setTimeout(resolve, 200 * (attempt + 1)));
       }
       if (spill) {
+        spillAll(spill);
         try {
-          if (retry?.id) spill.writeBatch(retry.id, retry.clicks);
-          else if (retry) spill.append(retry.clicks);
-          retry = null;
-          spill.append(pending);
           spill.seal();
-          pending = [];
+        } catch (error) {
+          logger.error({ err: error }, 'click spill not sealed');
+        }
+        if (pendingCount() === 0) {
           logger.warn({ spilled: spill.stats().clicks }, 'clicks kept in the spill for the next start');
           return;
-        } catch (error) {
-          logger.error({ err: error }, 'click spill refused');
         }
       }
       logger.error({ lost: pendingCount() }, 'clicks not written at shutdown');
