@@ -88,7 +88,6 @@ describe.skipIf(postgresKind.skipReason !== null)('a process ending under traffi
     const instance = await start(throughProxy(database.url, proxy));
     const traffic = startTraffic([instance], slugs, { concurrency: 4, pauseMs: 2 });
     await sleep(700);
-    const cutAt = performance.now();
     await proxy.cut();
     await sleep(1500);
     const killedAt = performance.now();
