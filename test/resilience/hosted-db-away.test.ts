@@ -135,10 +135,12 @@ describe.skipIf(postgresKind.skipReason !== null)('hosted service with PostgreSQ
   it('a tap outcome whose insert fails is held, then written once when the database is back', async () => {
     const tapTokens = createTapTokens({ secret: 'outcome-secret-0123456789abcdef0123' });
     const repo = createAnalyticsRepo(store);
+    // A folder of its own: the composed app's queue (same process, same pid) retries its own folder.
+    const outcomeDir = mkdtempSync(join(tmpdir(), 'linkhop-outcomes-'));
     const queue = createOutcomeQueue({
       insert: repo.insertOutcome,
       logger: { warn() {}, error() {} },
-      dir: spillDir,
+      dir: outcomeDir,
       maxHeld: 1,
     });
     const record = createOutcomeRecorder({
@@ -172,7 +174,7 @@ describe.skipIf(postgresKind.skipReason !== null)('hosted service with PostgreSQ
       expect(await record(tokens[1], 'broken')).toBe(true);
       // Past maxHeld the oldest went to disk.
       expect(queue.stats()).toEqual({ held: 1, dropped: 0 });
-      expect(readdirSync(spillDir).some((file) => file.startsWith('outcomes-'))).toBe(true);
+      expect(readdirSync(outcomeDir).some((file) => file.startsWith('outcomes-'))).toBe(true);
       // A retry while still away keeps the bound: the file is read back and written out again.
       await queue.retry();
       expect(queue.stats()).toEqual({ held: 1, dropped: 0 });
@@ -188,7 +190,8 @@ describe.skipIf(postgresKind.skipReason !== null)('hosted service with PostgreSQ
       { tap_id: tapIds[1], outcome: 'broken' },
       { tap_id: tapIds[0], outcome: 'opened' },
     ]);
-    expect(readdirSync(spillDir).some((file) => file.startsWith('outcomes-'))).toBe(false);
+    expect(readdirSync(outcomeDir).some((file) => file.startsWith('outcomes-'))).toBe(false);
+    rmSync(outcomeDir, { recursive: true, force: true });
   });
 
   it('the engine: a cached link keeps redirecting, an unknown slug is a 503 page, its API 503', async () => {
