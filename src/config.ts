@@ -78,6 +78,7 @@ const envSchema = z.object({
         return parsed;
       }),
   ),
+  SPILL_DIR: optionalString,
 });
 
 export type Env = z.infer<typeof envSchema>;
@@ -121,6 +122,8 @@ export interface Config {
    * count, or the proxies' addresses and CIDRs.
    */
   trustProxy: TrustProxy;
+  /** Where clicks and tap outcomes wait on local disk while the database is away (one per instance). */
+  spillDir: string;
 }
 
 export type TrustProxy = false | number | string[];
@@ -180,6 +183,7 @@ export function parseConfig(env: NodeJS.ProcessEnv, mode: ServerMode): Config {
     geoHeader: e.GEO_HEADER.toLowerCase(),
     receiptSigningKey: e.RECEIPT_SIGNING_KEY,
     trustProxy: e.TRUST_PROXY ?? false,
+    spillDir: e.SPILL_DIR ?? `${dataDir}/spill`,
   };
 }
 

@@ -33,6 +33,7 @@ export const ERROR_CATALOGUE = {
   rate_limited: { status: 429, message: 'Too many requests' },
   internal_error: { status: 500, message: 'Something went wrong on our side' },
   not_provisioned: { status: 503, message: 'A required secret or app setting is not provisioned' },
+  unavailable: { status: 503, message: 'The database is unavailable; try again shortly' },
 } as const;
 
 export type ErrorCode = keyof typeof ERROR_CATALOGUE;

@@ -5,8 +5,10 @@ import pino, { type Logger } from 'pino';
 import { createAccountRepo } from './accounts/repo.js';
 import { verifyPassword } from './accounts/secrets.js';
 import { createAccountService } from './accounts/service.js';
-import { createClickBuffer } from './analytics/click-buffer.js';
-import { clickWriterThreadFile, createClickThread } from './analytics/click-thread.js';
+import type { ClickBufferStats } from './analytics/click-buffer.js';
+import { clickSink } from './analytics/click-sink.js';
+import { createOutcomeQueue } from './analytics/outcome-queue.js';
+import { createAnalyticsRepo } from './analytics/repo.js';
 import { createAnalyticsService } from './analytics/service.js';
 import { createMemoryOneShot, createRedisOneShot, createTapTokens } from './analytics/tap-tokens.js';
 import { CAPTURE_RATE_LIMIT } from './audience/routes.js';
@@ -52,6 +54,7 @@ import type { SocialDeps } from './social/deps.js';
 import { createSocialIntake } from './social/intake.js';
 import { createRefreshSweep } from './social/refresh.js';
 import type { Store } from './store/database.js';
+import { logDbHealth } from './store/db-health.js';
 import { pingStore } from './store/health.js';
 import type { WebhookEvent } from './webhooks/schema.js';
 import { createSecretBox } from './webhooks/secret-box.js';
@@ -74,6 +77,8 @@ const LOGIN_FAILURES_PER_ACCOUNT = { limit: 10, windowSeconds: 900 } as const;
 
 export interface Composed {
   app: FastifyInstance;
+  /** The click sink's depth and spill (for /metrics); the database's state is `store.health`. */
+  clickStats?(): ClickBufferStats;
   /** Closes the app and whatever the composition opened besides the store (Redis clients). */
   close(): Promise<void>;
 }
@@ -130,6 +135,7 @@ export async function composeHosted(
 ): Promise<Composed> {
   const table = loadPlatformTable(config.platformsFile);
   const sessionSecret = resolveSessionSecret(config);
+  logDbHealth(store.health, logger);
   const redis = config.redisUrl
     ? {
         publisher: new Redis(config.redisUrl, { lazyConnect: false, maxRetriesPerRequest: 2 }),
@@ -221,7 +227,13 @@ export async function composeHosted(
   const classify = createVisitorClassifier();
   const nonce = createNonceSource();
   // Analytics: clicks leave the request path through a buffer written in batches; taps redeem once.
-  const clicks = clickSink(config, store, logger, options);
+  const clicks = clickSink(config, store, logger, options.clickThread === true);
+  // Tap outcomes the database refused (the token already spent) are held and inserted again later.
+  const outcomeQueue = createOutcomeQueue({
+    insert: createAnalyticsRepo(store).insertOutcome,
+    logger,
+    dir: config.spillDir,
+  });
   const tapTokens = createTapTokens({
     secret: sessionSecret,
     oneShot: redis ? createRedisOneShot(redis.publisher) : createMemoryOneShot(),
@@ -233,6 +245,7 @@ export async function composeHosted(
     tapTokens,
     emitEvent: (orgId, event, data) => emitEvent(orgId, event, data),
     now: () => new Date(),
+    holdOutcome: (row) => outcomeQueue.hold(row),
   });
   const creatorStats = createCreatorStats({ analytics, store });
   const bioRepo = createBioRepo(store);
@@ -361,15 +374,18 @@ export async function composeHosted(
     },
   });
   clicks.start();
+  if (config.analytics) outcomeQueue.start();
   deliveries.start();
   broadcastWorker?.start();
   return {
     app,
+    clickStats: () => clicks.stats(),
     async close() {
       await app.close();
       await socialIntake.drain();
       // Every click buffered so far is written before the store closes: none is lost on a clean shutdown.
       await clicks.stop();
+      await outcomeQueue.stop();
       // Pending deliveries stay in the outbox; the next worker, here or on another instance, sends them.
       await deliveries.stop();
       await broadcastWorker?.stop();
@@ -378,25 +394,4 @@ export async function composeHosted(
       if (redis) await Promise.all([redis.publisher.quit(), redis.subscriber.quit()]);
     },
   };
-}
-
-/**
- * Where visits are recorded. A running server hands them to a writer thread through shared memory, so the
- * thread that serves redirects never packs, aggregates or commits a click; an in-memory SQLite database
- * cannot be opened from another thread, and from the TypeScript sources (tests) there is no thread script,
- * so those write in-process.
- */
-function clickSink(config: Config, store: Store, logger: Logger, options: ComposeOptions) {
-  const file = clickWriterThreadFile();
-  const inMemory = config.databaseUrl === 'sqlite::memory:';
-  if (!options.clickThread || !config.analytics || inMemory || !file) {
-    return createClickBuffer({ store, enabled: config.analytics, logger });
-  }
-  logger.info('clicks are written on their own thread');
-  return createClickThread({
-    file,
-    databaseUrl: config.databaseUrl,
-    ...(store.schema ? { schema: store.schema } : {}),
-    logger,
-  });
 }

@@ -32,8 +32,7 @@ export async function startServer(env: NodeJS.ProcessEnv, mode: Config['mode']):
   setFlagsFromString('--max-inlined-bytecode-size-cumulative=3000');
   const config = parseConfig(env, mode);
   const logger = createLogger(config);
-  const store = openStore(config.databaseUrl);
-  await migrateToLatest(store);
+  const store = await openServingStore(config.databaseUrl);
   const composed: Composed =
     mode === 'engine'
       ? (() => {
@@ -70,6 +69,28 @@ export async function startServer(env: NodeJS.ProcessEnv, mode: Config['mode']):
     });
   }
   return { app: composed.app, store, config, url, close };
+}
+
+/**
+ * Serving statements are cut off after this long (the server cancels them): an API call meets a database
+ * that stopped answering with a 503 within about 2 s instead of hanging. Migrations run on a store of
+ * their own without it, since building an index on a large table may legitimately take minutes.
+ */
+const SERVING_STATEMENT_TIMEOUT_MS = 1500;
+
+async function openServingStore(url: string): Promise<Store> {
+  if (!url.startsWith('postgres')) {
+    const store = openStore(url);
+    await migrateToLatest(store);
+    return store;
+  }
+  const migrating = openStore(url, { maxConnections: 1 });
+  try {
+    await migrateToLatest(migrating);
+  } finally {
+    await migrating.close();
+  }
+  return openStore(url, { statementTimeoutMs: SERVING_STATEMENT_TIMEOUT_MS });
 }
 
 /**

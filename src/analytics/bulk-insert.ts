@@ -179,17 +179,37 @@ export function writeClickBatchSqlite(
   sqlite: SqliteHandle,
   blocks: readonly (readonly unknown[])[],
   inc: Increments,
-): void {
+  batchId?: string,
+): boolean {
   const previous = database.pragma('synchronous', { simple: true });
   database.pragma('synchronous = NORMAL');
   try {
-    database.transaction(() => {
+    return database.transaction(() => {
+      // A batch with an id is written once: a replay finds its id taken and writes nothing.
+      if (batchId !== undefined) {
+        const marked = sqlite.statement(MARK_BATCH_SQLITE).run([batchId, Date.now()]) as { changes: number };
+        if (marked.changes === 0) return false;
+      }
       insertManySqlite(sqlite, BLOCKS_TABLE, blocks);
       const { links, orgs } = incrementRows(inc);
       insertManySqlite(sqlite, ROLLUPS_TABLE, links);
       insertManySqlite(sqlite, ORG_ROLLUPS_TABLE, orgs);
+      return true;
     })();
   } finally {
     database.pragma(`synchronous = ${Number(previous)}`);
   }
+}
+
+const MARK_BATCH_SQLITE = 'insert into "click_batches" ("id", "at") values (?, ?) on conflict do nothing';
+const MARK_BATCH_PG =
+  'insert into "click_batches" ("id", "at") values ($1, $2) on conflict do nothing returning "id"';
+
+/**
+ * Records a batch's id inside its transaction; false when the id is already there (the batch was written
+ * before). On PostgreSQL a concurrent writer of the same id waits here for the first one's commit.
+ */
+export async function markBatch(db: Tx, batchId: string): Promise<boolean> {
+  const result = await db.executeQuery(CompiledQuery.raw(MARK_BATCH_PG, [batchId, Date.now()]));
+  return result.rows.length > 0;
 }

@@ -1,4 +1,6 @@
+import { randomUUID } from 'node:crypto';
 import type { Store } from '../store/database.js';
+import type { ClickSpill } from './click-spill.js';
 import { type AnalyticsRepo, createAnalyticsRepo } from './repo.js';
 
 /** One visit to a hosted link, as the redirect saw it. */
@@ -39,25 +41,52 @@ export interface ClickBufferOptions {
    * writer keep up instead of reaching `maxBuffered`.
    */
   backlogRows?: number;
-  /** Memory bound while the store is failing: beyond it the oldest rows are dropped and counted. */
+  /**
+   * Memory bound: beyond it the oldest rows go to the spill (or, without one, are dropped and counted).
+   * While the store fails, every tick moves what is pending to the spill anyway.
+   */
   maxBuffered?: number;
+  /** Where clicks go while the store fails (click-spill.ts); replayed exactly once when it is back. */
+  spill?: ClickSpill;
   logger: BufferLogger;
-  /** For tests: the writer (defaults to the store's analytics repo). */
-  write?: AnalyticsRepo['writeClicks'];
+  /** For tests: the writer (defaults to the store's analytics repo). False: that batch id was written before. */
+  write?: (clicks: readonly ClickInput[], batchId?: string) => Promise<unknown>;
 }
 
 export interface ClickBufferStats {
+  /** Clicks in memory (waiting, or a failed batch to retry). */
   pending: number;
   written: number;
   dropped: number;
   failedFlushes: number;
+  /** Clicks in spill files, waiting for the store. */
+  spilled: number;
+  /** Bytes of spill files. */
+  spillBytes: number;
+}
+
+/** Batch ids older than this are pruned: a replay comes within days of its write, not weeks. */
+const BATCH_ID_RETENTION_MS = 7 * 86_400_000;
+const PRUNE_EVERY_MS = 3_600_000;
+
+interface Batch {
+  clicks: ClickInput[];
+  /** Written at most once under this id (click_batches). */
+  id: string | undefined;
+  /** Set when the batch is a spilled segment: its file goes once the batch is written. */
+  segment: boolean;
 }
 
 /**
  * Clicks leave the request path here: `record` only appends to an array, and a timer writes batches.
  * What a crash can lose is bounded: the rows of the last `flushIntervalMs` (or at most `maxRows` plus one
- * batch in flight, `backlogRows` when behind), plus whatever piled up while the store was failing (at most
- * `maxBuffered`). A clean shutdown (`stop`) writes everything.
+ * batch in flight, `backlogRows` when behind); while the store fails (with a spill), one tick of rows,
+ * everything else being in the spill. A clean shutdown (`stop`) writes everything, or spills what
+ * the store will not take.
+ *
+ * Exactly once: on PostgreSQL every batch carries an id recorded in its own transaction, so a batch
+ * retried after a commit whose answer was lost (the connection cut mid-commit) is not counted twice; a
+ * failed batch is retried as it was, under the same id. Spilled segments carry an id on both dialects.
  */
 export function createClickBuffer(options: ClickBufferOptions) {
   const flushIntervalMs = options.flushIntervalMs ?? 500;
@@ -67,46 +96,118 @@ export function createClickBuffer(options: ClickBufferOptions) {
     maxRows,
   );
   const maxBuffered = Math.max(options.maxBuffered ?? 100_000, backlogRows);
-  const { logger } = options;
-  const write = options.write ?? createAnalyticsRepo(options.store).writeClicks;
+  const { logger, spill } = options;
+  const repo = options.write ? null : createAnalyticsRepo(options.store);
+  const write = options.write ?? (repo as AnalyticsRepo).writeClicks;
   const enabled = options.enabled ?? true;
+  // SQLite commits are not ambiguous (no connection to lose): its batches need no id, only segments.
+  const idEveryBatch = options.store?.dialect === 'postgres';
 
   let pending: ClickInput[] = [];
+  let retry: Batch | null = null;
   let inFlight: Promise<void> | null = null;
   let kicked = false;
   let failing = false;
+  /** Set from the first failed batch until one is written again: one log line each way per outage. */
+  let outage = false;
   let timer: NodeJS.Timeout | null = null;
+  let lastPrune = 0;
   const stats = { written: 0, dropped: 0, failedFlushes: 0 };
 
-  /** Writes batches until the buffer is empty or the store fails; a failed batch goes back to the front. */
+  /** The next batch to write: a failed one first, then spilled segments, then what is pending. */
+  function nextBatch(): Batch | null {
+    if (retry) return retry;
+    const segment = spill?.next();
+    if (segment) {
+      if (segment.unreadable > 0)
+        logger.warn({ segment: segment.id, lost: segment.unreadable }, 'spilled clicks unreadable');
+      return { clicks: segment.clicks, id: segment.id, segment: true };
+    }
+    if (pending.length === 0) return null;
+    const clicks = pending.slice(0, pending.length >= 2 * maxRows ? backlogRows : maxRows);
+    pending = pending.slice(clicks.length);
+    return { clicks, id: idEveryBatch ? `b-${randomUUID()}` : undefined, segment: false };
+  }
+
+  /** Writes batches until there is nothing left or the store fails; a failed batch is kept as it was. */
   async function drain(): Promise<void> {
-    for (let first = true; pending.length > 0; first = false) {
+    for (let first = true; ; first = false) {
       // SQLite answers synchronously: without a macrotask between batches a backlog would hold the event
       // loop, and the redirects with it, until it is written.
       if (!first) await new Promise((resolve) => setImmediate(resolve));
-      const batch = pending.slice(0, pending.length >= 2 * maxRows ? backlogRows : maxRows);
-      pending = pending.slice(batch.length);
+      const batch = nextBatch();
+      if (!batch) return;
+      retry = null;
       try {
-        await write(batch);
-        stats.written += batch.length;
+        const applied = batch.clicks.length === 0 ? false : await write(batch.clicks, batch.id);
+        // False: this id was committed before (a replay after a crash, a retry after a lost answer).
+        if (applied !== false) stats.written += batch.clicks.length;
+        if (batch.segment) spill?.remove(batch.id as string);
+        if (outage) logger.warn({ spilled: spill?.stats().clicks ?? 0 }, 'click writes resumed');
+        outage = false;
         failing = false;
       } catch (error) {
-        pending = batch.concat(pending);
+        if (!batch.segment) retry = batch;
         stats.failedFlushes += 1;
+        if (!outage) {
+          logger.error(
+            { err: error, pending: pendingCount() },
+            'click batch not written; retrying every tick',
+          );
+        }
+        outage = true;
         failing = true;
-        logger.error({ err: error, pending: pending.length }, 'click batch not written; retrying next tick');
         return;
       }
     }
   }
 
+  function pendingCount(): number {
+    return pending.length + (retry?.clicks.length ?? 0);
+  }
+
+  /** Moves the oldest `count` pending rows to the spill; without one (or when the disk refuses), drops them. */
+  function spillOldest(count: number): void {
+    const rows = pending.slice(0, count);
+    pending = pending.slice(count);
+    if (spill) {
+      try {
+        spill.append(rows);
+        return;
+      } catch (error) {
+        logger.error({ err: error }, 'click spill refused: clicks dropped');
+      }
+    }
+    stats.dropped += rows.length;
+    logger.warn({ dropped: stats.dropped, maxBuffered }, 'click buffer full: oldest clicks dropped');
+  }
+
+  /** The failed batch as a segment of its own (its id kept: it may have committed), then everything pending. */
+  function spillAll(to: ClickSpill): void {
+    try {
+      if (retry) to.writeBatch(retry.id ?? `b-${randomUUID()}`, retry.clicks);
+      retry = null;
+    } catch (error) {
+      logger.error({ err: error }, 'click spill refused: the failed batch stays in memory');
+    }
+    if (pending.length > 0) spillOldest(pending.length);
+  }
+
   /** Serialised: one drain at a time, and a caller arriving mid-drain waits for one that covers its rows. */
   function flush(): Promise<void> {
-    if (inFlight) return inFlight.then(() => (pending.length > 0 && !failing ? flush() : undefined));
+    if (inFlight) return inFlight.then(() => (pendingCount() > 0 && !failing ? flush() : undefined));
     inFlight = drain().finally(() => {
       inFlight = null;
     });
     return inFlight;
+  }
+
+  function prune(): void {
+    if (!repo || Date.now() - lastPrune < PRUNE_EVERY_MS) return;
+    lastPrune = Date.now();
+    repo.pruneBatchIds(lastPrune - BATCH_ID_RETENTION_MS).catch(() => {
+      lastPrune = 0;
+    });
   }
 
   return {
@@ -115,13 +216,9 @@ export function createClickBuffer(options: ClickBufferOptions) {
       if (!enabled) return;
       try {
         pending.push(click);
-        if (pending.length > maxBuffered) {
-          // Drop a tenth at once so a long outage costs one copy per 10% of the cap, not one per click.
-          const drop = pending.length - maxBuffered + Math.ceil(maxBuffered / 10);
-          pending = pending.slice(drop);
-          stats.dropped += drop;
-          logger.warn({ dropped: stats.dropped, maxBuffered }, 'click buffer full: oldest clicks dropped');
-        }
+        // Move a tenth at once so a long backlog costs one copy per 10% of the cap, not one per click.
+        if (pending.length > maxBuffered)
+          spillOldest(pending.length - maxBuffered + Math.ceil(maxBuffered / 10));
         if (pending.length >= maxRows && !kicked && !inFlight && !failing && timer) {
           kicked = true;
           setImmediate(() => {
@@ -139,27 +236,56 @@ export function createClickBuffer(options: ClickBufferOptions) {
     start(): void {
       if (timer) return;
       timer = setInterval(() => {
+        // The store failed last time: the failed batch (under its id) and what came in since go to disk,
+        // so that memory, and what a hard kill can lose, is one tick of clicks at most.
+        if (failing && spill) spillAll(spill);
         failing = false;
-        if (!inFlight) void flush();
+        if (!inFlight) {
+          prune();
+          void flush();
+        }
       }, flushIntervalMs);
       timer.unref();
     },
 
-    /** Stops the timer and writes everything left, retrying a failing store a few times before giving up. */
+    /**
+     * Stops the timer and writes everything left, retrying a failing store a few times; what it still
+     * will not take goes to the spill (replayed by the next start), or without one is lost and logged.
+     */
     async stop(): Promise<void> {
       if (timer) clearInterval(timer);
       timer = null;
-      for (let attempt = 0; attempt < 5; attempt++) {
+      // With a spill to fall back on, a failing store is not worth a long wait at shutdown.
+      const attempts = spill ? 2 : 5;
+      for (let attempt = 0; attempt < attempts; attempt++) {
         failing = false;
         await flush();
-        if (pending.length === 0) return;
+        if (pendingCount() === 0) return;
         await new Promise((resolve) => setTimeout(resolve, 200 * (attempt + 1)));
       }
-      logger.error({ lost: pending.length }, 'clicks not written at shutdown');
+      if (spill) {
+        spillAll(spill);
+        try {
+          spill.seal();
+        } catch (error) {
+          logger.error({ err: error }, 'click spill not sealed');
+        }
+        if (pendingCount() === 0) {
+          logger.warn({ spilled: spill.stats().clicks }, 'clicks kept in the spill for the next start');
+          return;
+        }
+      }
+      logger.error({ lost: pendingCount() }, 'clicks not written at shutdown');
     },
 
     stats(): ClickBufferStats {
-      return { pending: pending.length, ...stats };
+      const spilled = spill?.stats();
+      return {
+        pending: pendingCount(),
+        ...stats,
+        spilled: spilled?.clicks ?? 0,
+        spillBytes: spilled?.bytes ?? 0,
+      };
     },
   };
 }

@@ -23,6 +23,9 @@ export const WRITER_WRITTEN = 5;
 export const WRITER_DROPPED = 6;
 export const WRITER_FAILED = 7;
 export const WRITER_PENDING = 8;
+/** Clicks in the writer's spill files, and their bytes (capped at 2^32 - 1). */
+export const WRITER_SPILLED = 9;
+export const WRITER_SPILL_BYTES = 10;
 const CONTROL_WORDS = 16;
 
 const KIND_CLICK = 1;
@@ -49,6 +52,8 @@ export interface ClickRingCounters {
   writerDropped: number;
   writerFailed: number;
   writerPending: number;
+  writerSpilled: number;
+  writerSpillBytes: number;
 }
 
 /** A ring of `words` 32-bit words (a power of two) in a fresh SharedArrayBuffer. */
@@ -75,6 +80,8 @@ export function readCounters(buffer: SharedArrayBuffer): ClickRingCounters {
     writerDropped: at(WRITER_DROPPED),
     writerFailed: at(WRITER_FAILED),
     writerPending: at(WRITER_PENDING),
+    writerSpilled: at(WRITER_SPILLED),
+    writerSpillBytes: at(WRITER_SPILL_BYTES),
   };
 }
 
@@ -305,7 +312,16 @@ export function createClickRingReader(buffer: SharedArrayBuffer, dictionary: [nu
     },
 
     /** Publishes the batch buffer's figures for the thread that serves redirects to read. */
-    report(stats: { written: number; dropped: number; failedFlushes: number; pending: number }): void {
+    report(stats: {
+      written: number;
+      dropped: number;
+      failedFlushes: number;
+      pending: number;
+      spilled?: number;
+      spillBytes?: number;
+    }): void {
+      Atomics.store(control, WRITER_SPILLED, stats.spilled ?? 0);
+      Atomics.store(control, WRITER_SPILL_BYTES, Math.min(stats.spillBytes ?? 0, 0xffffffff));
       Atomics.store(control, WRITER_WRITTEN, stats.written);
       Atomics.store(control, WRITER_DROPPED, stats.dropped);
       Atomics.store(control, WRITER_FAILED, stats.failedFlushes);

@@ -22,6 +22,8 @@ export interface ClickThreadOptions {
   file: URL;
   databaseUrl: string;
   schema?: string;
+  /** Where the thread spills clicks while the database fails (unset: it drops past its memory bound). */
+  spillDir?: string;
   logger: BufferLogger;
   /** Ring size in 32-bit words, a power of two (default 2^21: 8 MB, about 170,000 clicks). */
   ringWords?: number;
@@ -66,6 +68,7 @@ export function createClickThread(options: ClickThreadOptions) {
       ring,
       databaseUrl: options.databaseUrl,
       ...(options.schema ? { schema: options.schema } : {}),
+      ...(options.spillDir ? { spillDir: options.spillDir } : {}),
       dictionary: writer.dictionary(),
       drainIntervalMs: options.drainIntervalMs ?? 50,
       flushIntervalMs: options.flushIntervalMs ?? 500,
@@ -160,6 +163,8 @@ export function createClickThread(options: ClickThreadOptions) {
         written: counters.writerWritten,
         dropped: counters.ringDropped + counters.writerDropped,
         failedFlushes: counters.writerFailed,
+        spilled: counters.writerSpilled,
+        spillBytes: counters.writerSpillBytes,
       };
     },
   };

@@ -2,6 +2,10 @@ import { type MessagePort, parentPort, workerData } from 'node:worker_threads';
 import { openStore } from '../store/database.js';
 import { createClickBuffer } from './click-buffer.js';
 import { createClickRingReader } from './click-ring.js';
+import { createClickSpill } from './click-spill.js';
+
+/** The thread's statements may take longer than an API call's: a batch is thousands of rows. */
+const THREAD_STATEMENT_TIMEOUT_MS = 30_000;
 
 /**
  * The click writer thread: it reads the clicks the redirects put in the shared ring (click-ring.ts) and
@@ -19,6 +23,7 @@ export interface ClickWriterThreadData {
   databaseUrl: string;
   /** PostgreSQL schema (tests work in a throwaway schema). */
   schema?: string;
+  spillDir?: string;
   /** The producer's numbered strings, for a thread started on a ring already in use. */
   dictionary: [number, string][];
   drainIntervalMs: number;
@@ -38,11 +43,22 @@ function plain(details: object): object {
 }
 
 function run(port: MessagePort, data: ClickWriterThreadData): void {
-  const store = openStore(data.databaseUrl, data.schema ? { schema: data.schema, maxConnections: 2 } : {});
   const log = (level: 'warn' | 'error') => (details: object, message: string) =>
     port.postMessage({ type: 'log', level, details: plain(details), message });
   const logger = { warn: log('warn'), error: log('error') };
-  const buffer = createClickBuffer({ store, logger, flushIntervalMs: data.flushIntervalMs });
+  // The thread's own pool: its errors are reported (a cut connection is retried by the buffer), never
+  // left unhandled, so a database outage cannot end the thread or the process.
+  const store = openStore(data.databaseUrl, {
+    ...(data.schema ? { schema: data.schema } : {}),
+    maxConnections: 2,
+    statementTimeoutMs: THREAD_STATEMENT_TIMEOUT_MS,
+  });
+  const buffer = createClickBuffer({
+    store,
+    logger,
+    flushIntervalMs: data.flushIntervalMs,
+    ...(data.spillDir ? { spill: createClickSpill({ dir: data.spillDir }) } : {}),
+  });
   const reader = createClickRingReader(data.ring, data.dictionary);
 
   const drain = () => {

@@ -1,5 +1,5 @@
 import type { AnalyticsRepo } from './repo.js';
-import { DAY_MS, OUTCOMES, type Outcome } from './repo.js';
+import { DAY_MS, OUTCOMES, type Outcome, type OutcomeRow } from './repo.js';
 import type { TapContext, TapTokens } from './tap-tokens.js';
 
 export type AppEvent = 'app.opened' | 'app.browser' | 'app.broken';
@@ -18,6 +18,11 @@ export interface OutcomeRecorderDeps {
   tapTokens: Pick<TapTokens, 'redeem' | 'verify'>;
   emitEvent: (orgId: string, event: AppEvent, data: TapEventData) => Promise<void>;
   now: () => Date;
+  /**
+   * Keeps an outcome the store refused, to insert it again later (outcome-queue.ts): the token is already
+   * redeemed, so without it the tap would be lost. Unset: the store's error is thrown.
+   */
+  hold?: (row: OutcomeRow) => void;
 }
 
 /**
@@ -40,7 +45,7 @@ export function createOutcomeRecorder(deps: OutcomeRecorderDeps) {
     const nowMs = deps.now().getTime();
     if (deps.analytics) {
       const tapMs = Date.parse(tap.ts);
-      const stored = await deps.repo.insertOutcome({
+      const row: OutcomeRow = {
         tapId: tap.tapId,
         orgId: tap.orgId,
         linkId: tap.linkId,
@@ -50,7 +55,17 @@ export function createOutcomeRecorder(deps: OutcomeRecorderDeps) {
         variant: tap.variant ?? null,
         platformKey: tap.platformKey,
         at: nowMs,
-      });
+      };
+      let stored: boolean;
+      try {
+        stored = await deps.repo.insertOutcome(row);
+      } catch (error) {
+        if (!deps.hold) throw error;
+        // The token is spent: keep the outcome and insert it when the store is back (the tap id is
+        // the key, so the retry cannot count it twice).
+        deps.hold(row);
+        stored = true;
+      }
       if (!stored) return false;
     }
     const { slug, shortHost, platformKey, sourceApp, country, city, device, ts } = tap;

@@ -3,6 +3,7 @@ import type { Store } from '../store/database.js';
 import {
   BLOCKS_TABLE,
   insertMany,
+  markBatch,
   sqliteHandle,
   writeClickBatchSqlite,
   writeIncrements,
@@ -49,8 +50,11 @@ export function createAnalyticsRepo(store: Store) {
 
     ...createClickReads(db, reads.linkIds),
 
-    /** One transaction: the batch's raw clicks (a block per link) and every rollup increment. */
-    async writeClicks(clicks: readonly ClickInput[]): Promise<void> {
+    /**
+     * One transaction: the batch's raw clicks (a block per link) and every rollup increment. With a
+     * `batchId` the batch is written at most once: false when that id was written before.
+     */
+    async writeClicks(clicks: readonly ClickInput[], batchId?: string): Promise<boolean> {
       const rows = clicks.map(toRow);
       const inc = new Increments();
       addClicks(inc, rows);
@@ -60,13 +64,19 @@ export function createAnalyticsRepo(store: Store) {
         // Another query's transaction is open on the connection (an API write between two statements):
         // the batch waits for it to end rather than run inside it.
         while (raw.inTransaction) await new Promise((resolve) => setImmediate(resolve));
-        writeClickBatchSqlite(raw, sqlite, blocks, inc);
-        return;
+        return writeClickBatchSqlite(raw, sqlite, blocks, inc, batchId);
       }
-      await db.transaction().execute(async (trx) => {
+      return db.transaction().execute(async (trx) => {
+        if (batchId !== undefined && !(await markBatch(trx, batchId))) return false;
         await insertMany(trx, store.dialect, BLOCKS_TABLE, blocks);
         await writeIncrements(trx, store.dialect, inc);
+        return true;
       });
+    },
+
+    /** Forgets batch ids written before `beforeMs`: a replay is expected within days, not weeks. */
+    async pruneBatchIds(beforeMs: number): Promise<void> {
+      await db.deleteFrom('click_batches').where('at', '<', beforeMs).execute();
     },
 
     /** Stores a tap's outcome and its rollups; false when the tap already has one (the first wins). */

@@ -1,4 +1,5 @@
 import type { AnalyticsTables } from '../store/migrations/008-analytics.js';
+import type { ClickBatchTables } from '../store/migrations/013-click-batches.js';
 import type { Database } from '../store/schema.js';
 import { BatchNumbers } from './batch-numbers.js';
 import type { ClickInput } from './click-buffer.js';
@@ -8,7 +9,7 @@ import type { ClickInput } from './click-buffer.js';
  * The batch writer and the bench share it, so seeded data and live data are rolled up the same way.
  */
 
-export type AnalyticsDatabase = Database & AnalyticsTables;
+export type AnalyticsDatabase = Database & AnalyticsTables & ClickBatchTables;
 
 export const DAY_MS = 86_400_000;
 export const OUTCOMES = ['opened', 'browser', 'broken'] as const;

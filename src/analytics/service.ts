@@ -11,6 +11,7 @@ import {
   type ExportRow,
   OUTCOMES,
   type Outcome,
+  type OutcomeRow,
   type Scope,
   SEP,
 } from './repo.js';
@@ -39,6 +40,8 @@ export interface AnalyticsServiceDeps {
   emitEvent: (orgId: string, event: AppEvent, data: TapEventData) => Promise<void>;
   now: () => Date;
   repo?: AnalyticsRepo;
+  /** Keeps a tap outcome the store refused, for a later retry (outcome-queue.ts). */
+  holdOutcome?: (row: OutcomeRow) => void;
 }
 
 export interface AnalyticsQuery {
@@ -98,7 +101,11 @@ export function createAnalyticsService(deps: AnalyticsServiceDeps) {
   const reported = (o: Outcomes) => o.opened + o.browser + o.broken;
 
   return {
-    recordOutcome: createOutcomeRecorder({ ...deps, repo }),
+    recordOutcome: createOutcomeRecorder({
+      ...deps,
+      repo,
+      ...(deps.holdOutcome ? { hold: deps.holdOutcome } : {}),
+    }),
 
     /** Link stats: 90 days; the outcome split needs fullAnalytics. */
     async linkStats(ctx: OrgContext, id: string) {

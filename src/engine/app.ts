@@ -1,7 +1,9 @@
 import Fastify, { type FastifyBaseLogger, type FastifyInstance, LogController } from 'fastify';
+import { UNAVAILABLE_RETRY_AFTER_SECONDS } from '../http/errors.js';
 import { sendNotFoundPage } from '../http/html.js';
 import { logsRequests } from '../http/logging.js';
 import { serverWithFastPath } from '../redirect/fast-path.js';
+import { isConnectionError } from '../store/db-errors.js';
 import { EngineError } from './errors.js';
 import { createEngineFastPath } from './fast-path.js';
 import { type EngineRoutesDeps, engineRoutes } from './routes.js';
@@ -40,6 +42,13 @@ export function buildEngineApp(deps: EngineAppDeps): FastifyInstance {
     const status = (error as { statusCode?: number }).statusCode;
     if (status === 413) return reply.code(413).send({ error: 'Payload too large' });
     if (status === 400) return reply.code(400).send({ error: 'Invalid JSON body' });
+    // The store is away: a 503 to retry, never a 500 (logged once by the pool's health tracker).
+    if (isConnectionError(error)) {
+      return reply
+        .code(503)
+        .header('retry-after', String(UNAVAILABLE_RETRY_AFTER_SECONDS))
+        .send({ error: 'Service unavailable' });
+    }
     request.log.error({ err: error }, 'engine request failed');
     return reply.code(500).send({ error: 'Internal error' });
   });

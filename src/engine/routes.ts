@@ -1,7 +1,8 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { LruCache } from '../core/lru-cache.js';
 import type { CompiledDestination } from '../core/resolve.js';
-import { sendNotFoundPage } from '../http/html.js';
+import { UNAVAILABLE_RETRY_AFTER_SECONDS } from '../http/errors.js';
+import { sendNotFoundPage, sendUnavailablePage } from '../http/html.js';
 import { sendVisitResponse, type VisitResponder } from '../redirect/respond.js';
 import { EngineError } from './errors.js';
 import { ENGINE_SLUG_PATTERN, parseCreateEngineLink } from './schema.js';
@@ -46,7 +47,13 @@ async function visit(
   let compiled = deps.cache.get(slug);
   if (compiled === undefined) {
     if (!ENGINE_SLUG_PATTERN.test(slug)) return sendNotFoundPage(reply);
-    compiled = await deps.loadCompiled(slug);
+    try {
+      compiled = await deps.loadCompiled(slug);
+    } catch {
+      // The store cannot be asked: a link that may exist is never reported gone. Links already served
+      // stay in the cache (engine links never change), so they keep redirecting meanwhile.
+      return sendUnavailablePage(reply, UNAVAILABLE_RETRY_AFTER_SECONDS);
+    }
     if (compiled === undefined) return sendNotFoundPage(reply);
     deps.cache.set(slug, compiled);
   }

@@ -1,6 +1,10 @@
 import type { FastifyError, FastifyReply, FastifyRequest } from 'fastify';
 import { hasZodFastifySchemaValidationErrors } from 'fastify-type-provider-zod';
 import { AppError, appError } from '../errors.js';
+import { isConnectionError } from '../store/db-errors.js';
+
+/** Seconds a client is told to wait when the database is away: about how long a blip lasts. */
+export const UNAVAILABLE_RETRY_AFTER_SECONDS = 5;
 
 interface ValidationEntry {
   keyword: string;
@@ -49,6 +53,10 @@ export function toAppError(error: unknown): AppError {
       return appError('unsupported_media_type');
   }
   if (error instanceof SyntaxError) return appError('invalid_json');
+  // The database is away (refused, reset, terminated, timed out): a 503 to retry, never a 500.
+  if (isConnectionError(error)) {
+    return appError('unavailable', undefined, { retryAfter: UNAVAILABLE_RETRY_AFTER_SECONDS });
+  }
   return appError('internal_error');
 }
 
@@ -64,6 +72,8 @@ export function hostedErrorHandler(
   reply: FastifyReply,
 ): FastifyReply {
   const appErr = toAppError(error);
-  if (appErr.status >= 500) request.log.error({ err: error }, 'request failed');
+  // An outage is logged once by the pool's health tracker, not once per request that met it.
+  if (appErr.status >= 500 && appErr.code !== 'unavailable')
+    request.log.error({ err: error }, 'request failed');
   return sendError(reply, appErr);
 }

@@ -1,21 +1,22 @@
 import type { IncomingHttpHeaders } from 'node:http';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import { hasFeature, isTier } from '../accounts/plans.js';
 import type { ClickInput } from '../analytics/click-buffer.js';
 import type { TapIssue } from '../analytics/tap-tokens.js';
 import { cityOf, referrerHostOf } from '../analytics/visit.js';
-import { captureFormAllowed, renderCaptureForm } from '../audience/capture-form.js';
-import { chooseDestination, compileLink } from '../core/link-compile.js';
+import { renderCaptureForm } from '../audience/capture-form.js';
+import { chooseDestination } from '../core/link-compile.js';
 import { fallbackPageCsp, renderFallbackPage } from '../core/pages/fallback-page.js';
 import { passwordPageCsp, renderPasswordPage } from '../core/pages/password-page.js';
 import type { PlatformTable } from '../core/platforms/index.js';
 import type { Visitor } from '../core/visitor.js';
-import { sendNotFoundPage } from '../http/html.js';
+import { UNAVAILABLE_RETRY_AFTER_SECONDS } from '../http/errors.js';
+import { sendNotFoundPage, sendUnavailablePage } from '../http/html.js';
 import type { RateLimiter } from '../http/rate-limit.js';
 import type { LinkRepo } from '../links/repo.js';
-import { SLUG_PATTERN } from '../links/schema.js';
+import { isConnectionError } from '../store/db-errors.js';
 import { type FastPath, slugOfRequest } from './fast-path.js';
 import type { HostedLinkCache, HostedLinkEntry } from './link-cache.js';
+import { createLinkLoader, LinkLookupFailed } from './link-loader.js';
 import { type PasswordCookies, passwordCookieName, readCookie } from './password-gate.js';
 import {
   sendVisitResponse,
@@ -73,44 +74,22 @@ export async function hostedRedirectRoutes(app: FastifyInstance, deps: HostedRed
     },
   );
 
-  async function load(request: SlugRequest): Promise<HostedLinkEntry | undefined> {
-    const slug = request.params.slug;
-    const host = deps.cache.lookupHost(request.headers.host);
-    const cached = deps.cache.get(host, slug);
-    if (cached) return cached;
-    if (!SLUG_PATTERN.test(slug)) return undefined;
-    const record = await deps.links.findForRedirect(host, slug);
-    if (!record) return undefined;
-    const tier = isTier(record.tier) ? record.tier : 'sidekick';
-    const rich = hasFeature(tier, 'richFallback');
-    const origin = host === '' ? deps.baseUrl : `https://${host}`;
-    const entry: HostedLinkEntry = {
-      id: record.id,
-      orgId: record.orgId,
-      host,
-      slug,
-      branded: !hasFeature(tier, 'removeBranding'),
-      passwordHash: record.passwordHash,
-      pixels: hasFeature(tier, 'pixelInjection') ? record.pixels : [],
-      fallback: rich
-        ? {
-            preview: record.preview,
-            capture: captureFormAllowed({
-              tier,
-              flagsOff: deps.flagsOff,
-              captureEmails: record.captureEmails,
-              host,
-            })
-              ? { orgName: record.orgName }
-              : null,
-          }
-        : null,
-      // With richFallback, Android lands on our fallback page when the app cannot take the hand-off.
-      link: compileLink(deps.table, record, rich ? { fallbackUrl: `${origin}/_fallback/${slug}` } : {}),
-    };
-    deps.cache.set(entry);
-    return entry;
+  const loadLink = createLinkLoader({
+    ...deps,
+    // An outage is logged once by the pool's health tracker; anything else failing a load is a bug.
+    onLoadError: (error) => {
+      if (!isConnectionError(error)) app.log.error({ err: error }, 'link load failed');
+    },
+  });
+  function load(request: SlugRequest): Promise<HostedLinkEntry | undefined> {
+    return loadLink(deps.cache.lookupHost(request.headers.host), request.params.slug);
   }
+
+  // A slug that may exist but could not be looked up: 503 with Retry-After, never the 404 page.
+  app.setErrorHandler((error, _request, reply) => {
+    if (error instanceof LinkLookupFailed) return sendUnavailablePage(reply, UNAVAILABLE_RETRY_AFTER_SECONDS);
+    throw error;
+  });
 
   function sendPasswordForm(
     reply: FastifyReply,

@@ -2,6 +2,7 @@ import type { Redis } from 'ioredis';
 import type { CompiledLink } from '../core/link-compile.js';
 import { LruCache } from '../core/lru-cache.js';
 import type { PagePixel } from '../core/pages/index.js';
+import type { RedirectRecord } from '../links/repo.js';
 
 /** A hosted link as the redirect serves it, compiled once per cache fill. */
 export interface HostedLinkEntry {
@@ -29,14 +30,34 @@ export interface HostedLinkCache {
    * (the default host, whatever name it was reached by: BASE_URL's host, an IP, a load balancer's name).
    */
   lookupHost(hostHeader: string | undefined): string;
+  /** The entry while it is fresh (within the TTL): what a visit serves without asking the database. */
   get(host: string, slug: string): HostedLinkEntry | undefined;
-  set(entry: HostedLinkEntry): void;
+  /**
+   * The entry however old: expired entries are kept (until evicted or invalidated) so that a link already
+   * served keeps answering exactly as before while the database cannot be asked.
+   */
+  getStale(host: string, slug: string): HostedLinkEntry | undefined;
+  /** Stores an entry, fresh for the TTL or for `ttlMs` (a short retry period for an entry served stale). */
+  set(entry: HostedLinkEntry, ttlMs?: number): void;
+  /**
+   * Keeps a copy of a link's redirect record in Redis (when configured), so that another instance can
+   * serve the link while the database is away. Fire and forget: a Redis failure is swallowed.
+   */
+  saveRecord(host: string, slug: string, record: RedirectRecord): void;
+  /** The Redis copy, or undefined when there is none, no Redis, or Redis fails or is slow. */
+  loadRecord(host: string, slug: string): Promise<RedirectRecord | undefined>;
   /** Drops (host, slug) here and, through Redis pub/sub, in every other instance. */
   invalidate(host: string, slug: string): void;
   close(): Promise<void>;
 }
 
 export const INVALIDATION_CHANNEL = 'linkhop:links:invalidate';
+/** The Redis copy of a link's redirect record: `linkhop:link:<host>\n<slug>` (or the bare slug). */
+export const RECORD_PREFIX = 'linkhop:link:';
+/** How long a Redis copy lives without being refreshed by a load: a week of database outage is covered. */
+const RECORD_TTL_SECONDS = 7 * 24 * 3600;
+/** A Redis read on the way to a 503 may take this long at most. */
+const RECORD_READ_TIMEOUT_MS = 250;
 
 export interface HostedLinkCacheOptions {
   capacity: number;
@@ -79,22 +100,50 @@ export async function createHostedLinkCache(options: HostedLinkCacheOptions): Pr
       return customHosts.has(host) ? host : '';
     },
     get(host, slug) {
-      const key = keyOf(host, slug);
-      const hit = entries.get(key);
-      if (!hit) return undefined;
-      if (hit.expiresAt <= now()) {
-        entries.delete(key);
-        return undefined;
-      }
-      return hit.entry;
+      const hit = entries.get(keyOf(host, slug));
+      return hit && hit.expiresAt > now() ? hit.entry : undefined;
     },
-    set(entry) {
-      entries.set(keyOf(entry.host, entry.slug), { entry, expiresAt: now() + options.ttlMs });
+    getStale(host, slug) {
+      return entries.get(keyOf(host, slug))?.entry;
+    },
+    set(entry, ttlMs = options.ttlMs) {
+      entries.set(keyOf(entry.host, entry.slug), { entry, expiresAt: now() + ttlMs });
+    },
+    saveRecord(host, slug, record) {
+      if (!redis) return;
+      try {
+        redis.publisher
+          .set(RECORD_PREFIX + keyOf(host, slug), JSON.stringify(record), 'EX', RECORD_TTL_SECONDS)
+          .catch(() => undefined);
+      } catch {
+        // Redis away: the copy is a fallback, never worth failing a visit.
+      }
+    },
+    async loadRecord(host, slug) {
+      if (!redis) return undefined;
+      let timer: NodeJS.Timeout | undefined;
+      try {
+        const text = await Promise.race([
+          redis.publisher.get(RECORD_PREFIX + keyOf(host, slug)),
+          new Promise<null>((resolve) => {
+            timer = setTimeout(() => resolve(null), RECORD_READ_TIMEOUT_MS);
+          }),
+        ]);
+        return text ? (JSON.parse(text) as RedirectRecord) : undefined;
+      } catch {
+        return undefined;
+      } finally {
+        clearTimeout(timer);
+      }
     },
     invalidate(host, slug) {
       const key = keyOf(host, slug);
       forget(key);
-      redis?.publisher.publish(INVALIDATION_CHANNEL, key).catch(() => {
+      if (!redis) return;
+      redis.publisher.del(RECORD_PREFIX + key).catch(() => {
+        // Redis away: the copy is only read while the database is away too.
+      });
+      redis.publisher.publish(INVALIDATION_CHANNEL, key).catch(() => {
         // A lost message is bounded by the TTL; the local entry is already gone.
       });
     },

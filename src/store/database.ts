@@ -3,6 +3,8 @@ import { dirname } from 'node:path';
 import SQLite from 'better-sqlite3';
 import { Kysely, Migrator, PostgresDialect, SqliteDialect } from 'kysely';
 import pg from 'pg';
+import { isConnectionError } from './db-errors.js';
+import { createDbHealth, type DbHealth } from './db-health.js';
 import { migrationProvider } from './migrations/index.js';
 import type { Database } from './schema.js';
 
@@ -15,6 +17,8 @@ export interface Store {
   readonly sqlite?: SQLite.Database;
   /** PostgreSQL: the schema this store works in, when not the default. */
   readonly schema?: string;
+  /** The database as last seen by the pool (always up on SQLite): for /health and /metrics. */
+  readonly health: DbHealth;
   close(): Promise<void>;
 }
 
@@ -23,7 +27,18 @@ export interface OpenStoreOptions {
   schema?: string;
   /** PostgreSQL only: pool size. */
   maxConnections?: number;
+  /**
+   * PostgreSQL only: the longest a statement may run (the server cancels it) before its caller sees an
+   * error. Unset for migrations and the CLI, which may legitimately take long; the serving store sets it
+   * so that nothing waits long on a database that stopped answering.
+   */
+  statementTimeoutMs?: number;
+  /** PostgreSQL only: told when a pool or client error is seen (the pool has already dropped the client). */
+  onError?: (error: Error) => void;
 }
+
+/** How long a new connection, or a free one from a full pool, may take before the caller gets an error. */
+export const CONNECT_TIMEOUT_MS = 1000;
 
 /** Opens `sqlite:<path>` (WAL, busy timeout) or `postgres://...`. */
 export function openStore(url: string, options: OpenStoreOptions = {}): Store {
@@ -46,19 +61,58 @@ function openSqlite(path: string): Store {
   // allocation.
   database.pragma('cache_size = -65536');
   const db = new Kysely<Database>({ dialect: new SqliteDialect({ database }) });
-  return { db, dialect: 'sqlite', sqlite: database, close: () => db.destroy() };
+  return { db, dialect: 'sqlite', sqlite: database, health: createDbHealth(), close: () => db.destroy() };
 }
 
 function openPostgres(url: string, options: OpenStoreOptions): Store {
   const schema = options.schema;
   if (schema !== undefined && !/^[a-z_][a-z0-9_]{0,62}$/.test(schema)) throw new Error('Invalid schema name');
+  const timeout = options.statementTimeoutMs;
   const pool = new pg.Pool({
     connectionString: url,
     max: options.maxConnections ?? 10,
+    connectionTimeoutMillis: CONNECT_TIMEOUT_MS,
+    // TCP keepalive finds a connection whose peer vanished without a reset.
+    keepAlive: true,
+    ...(timeout ? { statement_timeout: timeout, query_timeout: timeout + 500 } : {}),
     ...(schema ? { options: `-c search_path=${schema}` } : {}),
   });
+  const health = createDbHealth();
+  const failed = (error: Error) => {
+    if (isConnectionError(error)) health.markDown(error);
+    try {
+      options.onError?.(error);
+    } catch {
+      // Reporting a pool error never becomes an error of its own.
+    }
+  };
+  // An idle client that loses its connection is reported by the pool; without this listener that
+  // 'error' event would be unhandled and end the process ("Connection terminated unexpectedly").
+  pool.on('error', failed);
+  // A client in use (inside a query or a transaction) emits 'error' itself, besides failing its query;
+  // the pool only listens while the client is idle, so every client gets a listener for its whole life.
+  pool.on('connect', (client) => {
+    client.on('error', failed);
+    health.markUp();
+  });
+  // A connect that fails (refused, timed out) rejects its caller and emits nothing: seen here instead.
+  // Kysely asks for clients with connect() and no callback; anything else goes to the pool unchanged.
+  const connect = pool.connect.bind(pool) as (...args: unknown[]) => unknown;
+  (pool as unknown as { connect: (...args: unknown[]) => unknown }).connect = (...args) => {
+    if (args.length > 0) return connect(...args);
+    return (connect() as Promise<pg.PoolClient>).then(
+      (client) => {
+        health.markUp();
+        return client;
+      },
+      (error: unknown) => {
+        if (isConnectionError(error)) health.markDown(error);
+        throw error;
+      },
+    );
+  };
   const db = new Kysely<Database>({ dialect: new PostgresDialect({ pool }) });
-  return { db, dialect: 'postgres', ...(schema ? { schema } : {}), close: () => db.destroy() };
+  return { db, dialect: 'postgres', ...(schema ? { schema } : {}), health, close: () => db.destroy() };
 }
 
 export interface MigrationReport {

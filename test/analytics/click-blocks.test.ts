@@ -223,9 +223,10 @@ for (const kind of storeKinds) {
           provider: migrationProvider,
           ...(own.schema ? { migrationTableSchema: own.schema } : {}),
         });
-        const down = await migrator.migrateDown();
+        // Back to before 012 (later migrations, such as 013-click-batches, go down first).
+        const down = await migrator.migrateTo('011-audience');
         expect(down.error).toBeUndefined();
-        expect(down.results?.[0]?.migrationName).toBe('012-click-blocks');
+        expect(down.results?.map((result) => result.migrationName)).toContain('012-click-blocks');
         const old = Array.from({ length: 2503 }, (_, i) => ({
           id: `${String(i).padStart(8, '0')}-0000-7000-8000-000000000000`,
           org_id: 'org-m',
@@ -248,7 +249,7 @@ for (const kind of storeKinds) {
             .insertInto('clicks')
             .values(old.slice(i, i + 500))
             .execute();
-        expect(await migrateToLatest(own.store)).toEqual({ applied: ['012-click-blocks'] });
+        expect((await migrateToLatest(own.store)).applied).toContain('012-click-blocks');
         const moved = await storedClicks(own.store, 'org-m');
         expect(moved.map((c) => `${c.linkId} ${c.at} ${c.bot}`).sort()).toEqual(
           old.map((c) => `${c.link_id} ${c.at} ${c.bot === 1}`).sort(),

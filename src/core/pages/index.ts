@@ -7,3 +7,4 @@ export { ESCAPE_SCRIPT } from './escape-script.js';
 export { renderNotFoundPage } from './not-found-page.js';
 export type { PagePixel } from './pixels.js';
 export { PIXEL_CSP, pixelScript } from './pixels.js';
+export { renderUnavailablePage } from './unavailable-page.js';
