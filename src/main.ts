@@ -32,6 +32,7 @@ import { createFolderService } from './folders/folders.js';
 import { createBearerCheck } from './http/bearer.js';
 import { defaultDashboardDir, loadDashboardAssets } from './http/dashboard.js';
 import { buildHostedApp, HSTS } from './http/hosted-app.js';
+import { createMetrics } from './http/metrics.js';
 import { createMemoryRateLimiter, createRedisRateLimiter, type RateLimitOptions } from './http/rate-limit.js';
 import { V1_RATE_LIMIT } from './http/v1-auth.js';
 import { createPreviewService } from './links/preview.js';
@@ -288,6 +289,13 @@ export async function composeHosted(
     },
   };
   const socialIntake = createSocialIntake(socialDeps);
+  const redisUp = redis && (() => redis.publisher.status === 'ready');
+  const metrics = createMetrics({
+    clicks: () => clicks.stats(),
+    dbUp: () => store.health.up,
+    ...(redisUp ? { redisUp } : {}),
+    outboxDepth: () => deliveries.depth(),
+  });
 
   const app = await buildHostedApp({
     web: loadDashboardAssets(config.dashboardDir ?? defaultDashboardDir()),
@@ -295,6 +303,10 @@ export async function composeHosted(
     baseUrl: config.baseUrl,
     trustProxy: config.trustProxy,
     ping: () => pingStore(store),
+    metrics,
+    ...(redisUp
+      ? { redisHealth: { up: redisUp, rateLimitMode: () => (redisUp() ? 'shared' : 'local') } }
+      : {}),
     v1Auth: {
       authenticate: (authorization) => accounts.authenticateApiKey(authorization),
       limiter: limiter(V1_RATE_LIMIT, 'linkhop:rl:v1:'),

@@ -1,6 +1,11 @@
 import swagger from '@fastify/swagger';
 import swaggerUi from '@fastify/swagger-ui';
-import Fastify, { type FastifyBaseLogger, type FastifyInstance, LogController } from 'fastify';
+import Fastify, {
+  type FastifyBaseLogger,
+  type FastifyInstance,
+  type FastifyReply,
+  LogController,
+} from 'fastify';
 import {
   jsonSchemaTransform,
   jsonSchemaTransformObject,
@@ -46,8 +51,10 @@ import { webhookRoutes } from '../webhooks/routes.js';
 import type { WebhookService } from '../webhooks/service.js';
 import { type DashboardAssets, dashboardRoutes } from './dashboard.js';
 import { hostedErrorHandler, sendError } from './errors.js';
+import { type HealthDeps, healthRoutes } from './health.js';
 import { sendNotFoundPage } from './html.js';
 import { logsRequests } from './logging.js';
+import type { Metrics } from './metrics.js';
 import type { RateLimiter } from './rate-limit.js';
 import { registerCsrfGuard, requireSession } from './session-auth.js';
 import { registerV1Auth, type V1AuthDeps } from './v1-auth.js';
@@ -58,6 +65,9 @@ export interface HostedAppDeps {
   /** TRUST_PROXY: whose X-Forwarded-For sets request.ip, which every per-address limit keys on. */
   trustProxy: TrustProxy;
   ping: () => Promise<void>;
+  /** Redis's state for /health, when REDIS_URL is set. */
+  redisHealth?: HealthDeps['redis'];
+  metrics?: Metrics;
   v1Auth: V1AuthDeps;
   dashboard: DashboardAccountDeps;
   links: LinkService;
@@ -88,6 +98,9 @@ export interface HostedAppDeps {
   web: DashboardAssets;
 }
 
+/** The redirect's route pattern, as Fastify and the metrics name it. */
+const SLUG_ROUTE = '/:slug';
+
 /** One year, the value browsers' preload lists ask for; subdomains are the owner's business, not ours. */
 export const HSTS = 'max-age=31536000';
 
@@ -101,7 +114,10 @@ export async function buildHostedApp(deps: HostedAppDeps): Promise<FastifyInstan
     logController: new LogController({ disableRequestLogging: !logsRequests(deps.logger) }),
     // maxParamLength: a junk 101+ character handle or slug is a 404, not a 414.
     routerOptions: { ignoreTrailingSlash: true, maxParamLength: 500 },
-    serverFactory: serverWithFastPath(createHostedFastPath(deps.redirect)),
+    serverFactory: serverWithFastPath(createHostedFastPath(deps.redirect), (status, seconds) => {
+      deps.metrics?.countRequest(SLUG_ROUTE, status);
+      deps.metrics?.observeRedirect(seconds);
+    }),
     bodyLimit: 1024 * 1024,
     // A hop count as proxy-addr reads one: the nearest `n` hops are proxies (Fastify's types omit numbers).
     trustProxy:
@@ -157,14 +173,18 @@ export async function buildHostedApp(deps: HostedAppDeps): Promise<FastifyInstan
   });
   app.get('/openapi.json', { schema: { hide: true } }, async () => app.swagger());
 
-  app.get('/health', { schema: { hide: true } }, async (_request, reply) => {
-    try {
-      await deps.ping();
-      return { ok: true };
-    } catch {
-      return reply.code(503).send({ ok: false });
-    }
+  await app.register(healthRoutes, {
+    ping: deps.ping,
+    ...(deps.redisHealth ? { redis: deps.redisHealth } : {}),
   });
+  const metrics = deps.metrics;
+  if (metrics) {
+    app.addHook('onResponse', async (request, reply) => {
+      const route = request.routeOptions.url ?? 'unmatched';
+      metrics.countRequest(route, reply.statusCode);
+      if (route === SLUG_ROUTE && request.method === 'GET') metrics.observeRedirect(reply.elapsedTime / 1000);
+    });
+  }
 
   await app.register(
     async (v1) => {
@@ -239,6 +259,22 @@ export async function buildHostedApp(deps: HostedAppDeps): Promise<FastifyInstan
   });
   await app.register(receiptKeyRoutes, { receipts: deps.receipts });
   await app.register(dashboardRoutes, { assets: deps.web });
-  await app.register(hostedRedirectRoutes, deps.redirect);
+  await app.register(hostedRedirectRoutes, {
+    ...deps.redirect,
+    ...(metrics
+      ? {
+          unclaimed: new Map([
+            [
+              'metrics',
+              async (reply: FastifyReply) =>
+                reply
+                  .header('content-type', metrics.contentType)
+                  .header('cache-control', 'no-store')
+                  .send(await metrics.render()),
+            ],
+          ]),
+        }
+      : {}),
+  });
   return app;
 }

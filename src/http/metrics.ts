@@ -12,7 +12,7 @@ export interface ClickSinkStats {
   /** Clicks written to the local spill file and not yet replayed into the database. */
   spilled?: number;
   /** Size of the spill file(s) on disk. */
-  spilledBytes?: number;
+  spillBytes?: number;
 }
 
 export interface MetricsProbes {
@@ -85,7 +85,7 @@ export function createMetrics(probes: MetricsProbes): Metrics {
   gauge(
     'linkhop_click_spill_bytes',
     'Size of the local click spill file',
-    () => probes.clicks().spilledBytes ?? 0,
+    () => probes.clicks().spillBytes ?? 0,
   );
   gauge(
     'linkhop_clicks_dropped',

@@ -7,8 +7,21 @@ import { isHttpUrl } from '../core/urls.js';
  */
 
 export const SLUG_PATTERN = /^[a-zA-Z0-9_-]{1,32}$/;
-/** decisions.md: never assignable, whatever the case; `_` and `@` prefixes are ours too. */
-export const RESERVED_SLUGS = new Set(['api', 'v1', 'docs', 'internal', 'health', 'assets', 'static', 'u']);
+/**
+ * decisions.md: never assignable, whatever the case; `_` and `@` prefixes are ours too. `metrics` joined
+ * later: a link that took it before still redirects (the metrics answer there only where no link does).
+ */
+export const RESERVED_SLUGS = new Set([
+  'api',
+  'v1',
+  'docs',
+  'internal',
+  'health',
+  'assets',
+  'static',
+  'u',
+  'metrics',
+]);
 const MAX_URL = 4096;
 const isHttps = (value: string) => isHttpUrl(value) && value.startsWith('https://');
 

@@ -54,6 +54,11 @@ export interface HostedRedirectDeps {
   defaultHost: string;
   now: () => number;
   random: () => number;
+  /**
+   * What a slug's address serves when no link claims it (`/metrics`): a link published under that slug
+   * before it was reserved keeps redirecting. While the database is away the address is served too.
+   */
+  unclaimed?: ReadonlyMap<string, (reply: FastifyReply) => unknown>;
 }
 
 /** Where escape pages beacon their outcome (decisions.md, "Tap outcomes"). */
@@ -116,8 +121,15 @@ export async function hostedRedirectRoutes(app: FastifyInstance, deps: HostedRed
   }
 
   app.get<{ Params: { slug: string } }>('/:slug', async (request, reply) => {
-    const entry = await load(request);
-    if (!entry) return sendNotFoundPage(reply);
+    const unclaimed = deps.unclaimed?.get(request.params.slug);
+    let entry: HostedLinkEntry | undefined;
+    try {
+      entry = await load(request);
+    } catch (error) {
+      if (unclaimed && error instanceof LinkLookupFailed) return unclaimed(reply);
+      throw error;
+    }
+    if (!entry) return unclaimed ? unclaimed(reply) : sendNotFoundPage(reply);
     if (entry.passwordHash !== null) {
       const cookie = readCookie(request.headers.cookie, passwordCookieName(entry.id));
       if (!deps.passwordCookies.verify(entry.id, entry.passwordHash, cookie))

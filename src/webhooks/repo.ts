@@ -222,6 +222,16 @@ export function createWebhookRepo(store: Store) {
         .executeTakeFirst();
       return Number(result.numDeletedRows);
     },
+
+    /** Deliveries still to be sent (the outbox's depth, for /metrics). */
+    async countPending(): Promise<number> {
+      const row = await db
+        .selectFrom('webhook_deliveries')
+        .select((eb) => eb.fn.countAll<number>().as('pending'))
+        .where('status', '=', 'pending')
+        .executeTakeFirstOrThrow();
+      return Number(row.pending);
+    },
   };
 }
 

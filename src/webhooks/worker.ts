@@ -141,6 +141,8 @@ export function createDeliveryWorker(deps: DeliveryWorkerDeps) {
   return {
     start: loop.start,
     nudge: loop.nudge,
+    /** Deliveries waiting in the outbox, on every instance together. */
+    depth: () => repo.countPending(),
     drain: loop.drain,
     async stop(): Promise<void> {
       await loop.stop();

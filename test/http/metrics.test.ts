@@ -3,7 +3,7 @@ import { checkHealth } from '../../src/http/health.js';
 import { createMetrics, type MetricsProbes } from '../../src/http/metrics.js';
 
 const probes = (overrides: Partial<MetricsProbes> = {}): MetricsProbes => ({
-  clicks: () => ({ pending: 12, dropped: 0, spilled: 3, spilledBytes: 456 }),
+  clicks: () => ({ pending: 12, dropped: 0, spilled: 3, spillBytes: 456 }),
   dbUp: () => true,
   outboxDepth: async () => 7,
   ...overrides,

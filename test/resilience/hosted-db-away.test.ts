@@ -96,6 +96,15 @@ describe.skipIf(postgresKind.skipReason !== null)('hosted service with PostgreSQ
       expect(known.statusCode).toBe(302);
       expect(known.headers.location).toBe('https://example.com/away');
 
+      // Readiness names the database and says 503; liveness stays 200; metrics still answer, and say so.
+      const health = await app.inject({ method: 'GET', url: '/health' });
+      expect(health.statusCode).toBe(503);
+      expect(health.json()).toMatchObject({ ok: false, status: 'degraded', db: 'down' });
+      expect((await app.inject({ method: 'GET', url: '/health/live' })).statusCode).toBe(200);
+      const metrics = await visit('/metrics');
+      expect(metrics.statusCode).toBe(200);
+      expect(metrics.body).toMatch(/^linkhop_database_up 0$/m);
+
       const unknown = await visit('/never-made');
       expect(unknown.statusCode).toBe(503);
       expect(unknown.headers['retry-after']).toBe('5');
@@ -130,6 +139,8 @@ describe.skipIf(postgresKind.skipReason !== null)('hosted service with PostgreSQ
     }
     expect(status).toBe(200);
     expect((await visit('/never-made')).statusCode).toBe(404);
+    expect((await app.inject({ method: 'GET', url: '/health' })).json()).toEqual({ ok: true });
+    expect((await visit('/metrics')).body).toMatch(/^linkhop_database_up 1$/m);
   });
 
   it('a tap outcome whose insert fails is held, then written once when the database is back', async () => {
