@@ -1,6 +1,5 @@
 import { randomBytes, randomUUID } from 'node:crypto';
 import type { FastifyInstance } from 'fastify';
-import { Redis } from 'ioredis';
 import pino, { type Logger } from 'pino';
 import { createAccountRepo } from './accounts/repo.js';
 import { verifyPassword } from './accounts/secrets.js';
@@ -29,8 +28,14 @@ import { createEngineLinkService } from './engine/service.js';
 import { createFolderService } from './folders/folders.js';
 import { createBearerCheck } from './http/bearer.js';
 import { defaultDashboardDir, loadDashboardAssets } from './http/dashboard.js';
+import { createFallbackRateLimiter, type RateLimitMode } from './http/fallback-rate-limit.js';
 import { buildHostedApp } from './http/hosted-app.js';
-import { createMemoryRateLimiter, createRedisRateLimiter, type RateLimitOptions } from './http/rate-limit.js';
+import {
+  createMemoryRateLimiter,
+  createRedisRateLimiter,
+  type RateLimiter,
+  type RateLimitOptions,
+} from './http/rate-limit.js';
 import { V1_RATE_LIMIT } from './http/v1-auth.js';
 import { createPreviewService } from './links/preview.js';
 import { createLinkRepo } from './links/repo.js';
@@ -53,6 +58,8 @@ import { createSocialIntake } from './social/intake.js';
 import { createRefreshSweep } from './social/refresh.js';
 import type { Store } from './store/database.js';
 import { pingStore } from './store/health.js';
+import { openRedisClients } from './store/redis-clients.js';
+import type { RedisHealth } from './store/redis-health.js';
 import type { WebhookEvent } from './webhooks/schema.js';
 import { createSecretBox } from './webhooks/secret-box.js';
 import { createWebhookService } from './webhooks/service.js';
@@ -72,6 +79,8 @@ export interface Composed {
   app: FastifyInstance;
   /** Closes the app and whatever the composition opened besides the store (Redis clients). */
   close(): Promise<void>;
+  /** With REDIS_URL: whether Redis is reached now and which rate limit decides (for /health, /metrics). */
+  redis?: { health: RedisHealth; rateLimitMode(): RateLimitMode };
 }
 
 export function createLogger(config: Config): Logger {
@@ -126,16 +135,17 @@ export async function composeHosted(
 ): Promise<Composed> {
   const table = loadPlatformTable(config.platformsFile);
   const sessionSecret = resolveSessionSecret(config);
-  const redis = config.redisUrl
-    ? {
-        publisher: new Redis(config.redisUrl, { lazyConnect: false, maxRetriesPerRequest: 2 }),
-        subscriber: new Redis(config.redisUrl, { lazyConnect: false, maxRetriesPerRequest: 2 }),
-      }
-    : undefined;
-  const limiter = (options: RateLimitOptions, prefix: string) =>
+  const redis = config.redisUrl ? await openRedisClients(config.redisUrl, logger) : undefined;
+  // With Redis the limits are shared by every instance, and per instance while Redis is away.
+  const limiter = (options: RateLimitOptions, prefix: string): RateLimiter & { mode?(): RateLimitMode } =>
     redis
-      ? createRedisRateLimiter(redis.publisher, { ...options, prefix })
+      ? createFallbackRateLimiter({
+          shared: createRedisRateLimiter(redis.publisher, { ...options, prefix }),
+          local: createMemoryRateLimiter(options),
+          sharedUp: () => redis.health.up,
+        })
       : createMemoryRateLimiter(options);
+  const v1Limiter = limiter(V1_RATE_LIMIT, 'linkhop:rl:v1:');
 
   // Every fetch of a user-given URL (webhook deliveries, preview scrapes) goes through this one guard.
   const fetcher = createGuardedFetcher({ allowPrivate: config.allowPrivateWebhookTargets });
@@ -199,7 +209,7 @@ export async function composeHosted(
     capacity: LINK_CACHE_SIZE,
     ttlMs: HOSTED_CACHE_TTL_MS,
     customHosts: await linkRepo.customHosts(),
-    ...(redis ? { redis } : {}),
+    ...(redis ? { redis: { publisher: redis.publisher, subscriber: redis.subscriber } } : {}),
   });
   const links = createLinkService({
     repo: linkRepo,
@@ -279,7 +289,7 @@ export async function composeHosted(
     ping: () => pingStore(store),
     v1Auth: {
       authenticate: (authorization) => accounts.authenticateApiKey(authorization),
-      limiter: limiter(V1_RATE_LIMIT, 'linkhop:rl:v1:'),
+      limiter: v1Limiter,
     },
     dashboard: {
       accounts,
@@ -355,6 +365,7 @@ export async function composeHosted(
   broadcastWorker?.start();
   return {
     app,
+    ...(redis ? { redis: { health: redis.health, rateLimitMode: () => v1Limiter.mode?.() ?? 'local' } } : {}),
     async close() {
       await app.close();
       await socialIntake.drain();
@@ -365,7 +376,7 @@ export async function composeHosted(
       await broadcastWorker?.stop();
       await fetcher.close();
       await cache.close();
-      if (redis) await Promise.all([redis.publisher.quit(), redis.subscriber.quit()]);
+      await redis?.close();
     },
   };
 }

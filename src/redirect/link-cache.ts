@@ -33,6 +33,8 @@ export interface HostedLinkCache {
   set(entry: HostedLinkEntry): void;
   /** Drops (host, slug) here and, through Redis pub/sub, in every other instance. */
   invalidate(host: string, slug: string): void;
+  /** Drops every local entry (not other instances'): the next visits load from the store. */
+  clearLocal(): void;
   close(): Promise<void>;
 }
 
@@ -66,10 +68,26 @@ export async function createHostedLinkCache(options: HostedLinkCacheOptions): Pr
   };
   const redis = options.redis;
   if (redis) {
-    await redis.subscriber.subscribe(INVALIDATION_CHANNEL);
-    redis.subscriber.on('message', (channel: string, key: string) => {
+    const { subscriber } = redis;
+    subscriber.on('message', (channel: string, key: string) => {
       if (channel === INVALIDATION_CHANNEL) forget(key);
     });
+    // Invalidations published while the subscriber was away were missed: once it is subscribed again
+    // (the reply means the server has it), every local entry is dropped and reloaded from the store.
+    let missed = false;
+    const subscribe = async () => {
+      await subscriber.subscribe(INVALIDATION_CHANNEL);
+      if (missed) entries.clear();
+      missed = false;
+    };
+    subscriber.on('close', () => {
+      missed = true;
+    });
+    subscriber.on('ready', () => {
+      subscribe().catch(() => undefined);
+    });
+    // Not ready yet (Redis away at start): the 'ready' listener subscribes when it arrives.
+    if (subscriber.status === 'ready') await subscribe();
   }
   return {
     lookupHost(header) {
@@ -97,6 +115,9 @@ export async function createHostedLinkCache(options: HostedLinkCacheOptions): Pr
       redis?.publisher.publish(INVALIDATION_CHANNEL, key).catch(() => {
         // A lost message is bounded by the TTL; the local entry is already gone.
       });
+    },
+    clearLocal() {
+      entries.clear();
     },
     async close() {
       if (redis) await redis.subscriber.unsubscribe(INVALIDATION_CHANNEL).catch(() => undefined);
