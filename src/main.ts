@@ -209,6 +209,7 @@ export async function composeHosted(
     capacity: LINK_CACHE_SIZE,
     ttlMs: HOSTED_CACHE_TTL_MS,
     customHosts: await linkRepo.customHosts(),
+    loadCustomHosts: () => linkRepo.customHosts(),
     ...(redis ? { redis: { publisher: redis.publisher, subscriber: redis.subscriber } } : {}),
   });
   const links = createLinkService({

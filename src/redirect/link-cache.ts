@@ -51,6 +51,8 @@ export interface HostedLinkCacheOptions {
   redis?: { publisher: Redis; subscriber: Redis };
   /** The custom hostnames links use now; later ones arrive through `invalidate`. */
   customHosts: Iterable<string>;
+  /** Reads them again after a Redis outage, when a new host's invalidation may have been missed. */
+  loadCustomHosts?: () => Promise<Iterable<string>>;
 }
 
 // Default-host links, nearly all of them, are keyed by the bare slug: no string is built per visit. A slug
@@ -73,12 +75,15 @@ export async function createHostedLinkCache(options: HostedLinkCacheOptions): Pr
       if (channel === INVALIDATION_CHANNEL) forget(key);
     });
     // Invalidations published while the subscriber was away were missed: once it is subscribed again
-    // (the reply means the server has it), every local entry is dropped and reloaded from the store.
+    // (the reply means the server has it), every local entry is dropped and reloaded from the store, and
+    // hostnames first used meanwhile are read again.
     let missed = false;
     const subscribe = async () => {
       await subscriber.subscribe(INVALIDATION_CHANNEL);
-      if (missed) entries.clear();
+      if (!missed) return;
       missed = false;
+      entries.clear();
+      for (const host of (await options.loadCustomHosts?.().catch(() => [])) ?? []) customHosts.add(host);
     };
     subscriber.on('close', () => {
       missed = true;

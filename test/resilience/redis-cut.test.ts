@@ -156,6 +156,14 @@ describe.skipIf(skip !== null)('Redis cut under traffic, two instances', () => {
     expect((await visit(a.app, edited.slug)).headers.location).toBe('https://example.com/after');
     expect((await visit(b.app, edited.slug)).headers.location).toBe('https://example.com/before');
 
+    // A link on a custom hostname first used now: b misses that hostname's announcement too.
+    const branded = await v1(a.app, statsKey, 'POST', '/v1/links', {
+      url: 'https://example.com/brand',
+      slug: 'cutbrand',
+      hostname: 'go.cut.example',
+    });
+    expect(branded.statusCode).toBe(201);
+
     // A tap reported twice, once on each instance, while the shared one-shot guard is away.
     const page = await visit(a.app, tapped.slug, UA.instagramAndroid);
     const token = /<meta name="linkhop-tap" content="([^"]+)">/.exec(page.body)?.[1];
@@ -188,6 +196,12 @@ describe.skipIf(skip !== null)('Redis cut under traffic, two instances', () => {
       if (location !== 'https://example.com/after') await sleep(20);
     }
     expect(location).toBe('https://example.com/after');
+    const brandedVisit = await b.app.inject({
+      method: 'GET',
+      url: '/cutbrand',
+      headers: { host: 'go.cut.example', 'user-agent': UA.desktopChrome },
+    });
+    expect(brandedVisit.headers.location).toBe('https://example.com/brand');
 
     // Redis is back but never saw the tap: a third report still does not count it again.
     expect((await report(b.app)).statusCode).toBe(204);
