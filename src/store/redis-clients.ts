@@ -10,6 +10,11 @@ import { type RedisHealth, type RedisHealthLogger, trackRedisHealth } from './re
 export const REDIS_COMMAND_TIMEOUT_MS = 250;
 // Reconnect attempts back off to one a second: Redis is noticed within a second of its return.
 const RECONNECT_CAP_MS = 1_000;
+// A path that drops packets without closing (a firewall, a dead NAT entry) sends no reset: each client
+// pings this often, and a connection that leaves a command unanswered for SOCKET_TIMEOUT_MS is closed,
+// so the outage is noticed (and handled as one) within about five seconds.
+const HEARTBEAT_MS = 3_000;
+const SOCKET_TIMEOUT_MS = 2_000;
 
 export const redisClientOptions: RedisOptions = {
   // A command that gets no answer fails after 250 ms (a path that drops packets rather than resets).
@@ -19,6 +24,7 @@ export const redisClientOptions: RedisOptions = {
   // A command in flight when the connection drops is retried on one reconnection at most.
   maxRetriesPerRequest: 1,
   connectTimeout: 2_000,
+  socketTimeout: SOCKET_TIMEOUT_MS,
   retryStrategy: (times: number) => Math.min(times * 100, RECONNECT_CAP_MS),
 };
 
@@ -54,11 +60,16 @@ export async function openRedisClients(
     for (const client of clients) client.once('ready', check);
     check();
   });
+  const heartbeat = setInterval(() => {
+    for (const client of clients) if (client.status === 'ready') client.ping().catch(() => undefined);
+  }, HEARTBEAT_MS);
+  heartbeat.unref();
   return {
     publisher,
     subscriber,
     health,
     async close() {
+      clearInterval(heartbeat);
       health.stop();
       // QUIT fails at once while disconnected (no offline queue): then the socket is simply dropped.
       await Promise.all(clients.map((client) => client.quit().catch(() => client.disconnect())));

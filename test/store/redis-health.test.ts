@@ -1,8 +1,41 @@
+import { connect, createServer, type Socket } from 'node:net';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { openRedisClients, type RedisClients } from '../../src/store/redis-clients.js';
 import { REDIS_BACK_MESSAGE, REDIS_LOST_MESSAGE } from '../../src/store/redis-health.js';
 import { redisSkipReason, redisUrl } from '../helpers/redis.js';
 import { startTcpProxy, type TcpProxy, throughProxy } from '../helpers/tcp-proxy.js';
+
+/** A proxy that can go silent: connections stay open but nothing passes, as on a path that drops packets. */
+async function startSilentProxy(target: URL) {
+  let silent = false;
+  const sockets = new Set<Socket>();
+  const server = createServer((client) => {
+    const upstream = connect(Number(target.port || 6379), target.hostname);
+    sockets.add(client).add(upstream);
+    client.on('data', (chunk) => silent || upstream.write(chunk));
+    upstream.on('data', (chunk) => silent || client.write(chunk));
+    const drop = () => {
+      for (const socket of [client, upstream]) {
+        socket.destroy();
+        sockets.delete(socket);
+      }
+    };
+    client.on('error', drop).on('close', drop);
+    upstream.on('error', drop).on('close', drop);
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const { port } = server.address() as { port: number };
+  return {
+    url: `redis://127.0.0.1:${port}`,
+    silence(on: boolean) {
+      silent = on;
+    },
+    async close() {
+      for (const socket of sockets) socket.destroy();
+      await new Promise((resolve) => server.close(resolve));
+    },
+  };
+}
 
 /** The Redis health tracker over real clients, with Redis reached through a TCP proxy that can cut it. */
 describe.skipIf(redisSkipReason !== null)('Redis health tracker', () => {
@@ -72,6 +105,27 @@ describe.skipIf(redisSkipReason !== null)('Redis health tracker', () => {
     expect(clients.health.up).toBe(true);
     expect(log.lines.map((line) => line.message)).toEqual([REDIS_LOST_MESSAGE, REDIS_BACK_MESSAGE]);
   });
+
+  it('notices a Redis that stops answering without closing the connection, and its return', async () => {
+    const silent = await startSilentProxy(new URL(redisUrl ?? 'redis://127.0.0.1:6379'));
+    try {
+      const log = logger();
+      clients = await openRedisClients(silent.url, log);
+      expect(clients.health.up).toBe(true);
+      silent.silence(true);
+      // The heartbeat's unanswered ping closes the connection: no reset ever arrives on such a path.
+      await until(() => !clients?.health.up, 8_000);
+      expect(clients.health.up).toBe(false);
+      silent.silence(false);
+      await until(() => clients?.health.up === true, 5_000);
+      expect(clients.health.up).toBe(true);
+      expect(log.lines.map((line) => line.message)).toEqual([REDIS_LOST_MESSAGE, REDIS_BACK_MESSAGE]);
+    } finally {
+      await clients?.close();
+      clients = undefined;
+      await silent.close();
+    }
+  }, 20_000);
 
   it('says nothing when its clients are closed on purpose', async () => {
     proxy = await startProxy();
