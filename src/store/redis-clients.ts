@@ -21,8 +21,10 @@ export const redisClientOptions: RedisOptions = {
   commandTimeout: REDIS_COMMAND_TIMEOUT_MS,
   // While disconnected a command fails at once instead of waiting in a queue that has no bound.
   enableOfflineQueue: false,
-  // A command in flight when the connection drops is retried on one reconnection at most.
+  // A command in flight when the connection drops fails; it is not sent again after the reconnection,
+  // when its caller has long moved on to the local answer.
   maxRetriesPerRequest: 1,
+  autoResendUnfulfilledCommands: false,
   connectTimeout: 2_000,
   socketTimeout: SOCKET_TIMEOUT_MS,
   retryStrategy: (times: number) => Math.min(times * 100, RECONNECT_CAP_MS),
