@@ -39,6 +39,7 @@ export interface HostedLinkCache {
 }
 
 export const INVALIDATION_CHANNEL = 'linkhop:links:invalidate';
+const MAX_UNPUBLISHED = 10_000;
 
 export interface HostedLinkCacheOptions {
   capacity: number;
@@ -69,6 +70,15 @@ export async function createHostedLinkCache(options: HostedLinkCacheOptions): Pr
     if (newline > 0) customHosts.add(key.slice(0, newline));
   };
   const redis = options.redis;
+  // Bounded: beyond the cap the oldest are left to the TTL.
+  const unpublished = new Set<string>();
+  const publish = (key: string) => {
+    redis?.publisher.publish(INVALIDATION_CHANNEL, key).catch(() => {
+      const oldest = unpublished.size >= MAX_UNPUBLISHED ? unpublished.values().next().value : undefined;
+      if (oldest !== undefined) unpublished.delete(oldest);
+      unpublished.add(key);
+    });
+  };
   if (redis) {
     const { subscriber } = redis;
     subscriber.on('message', (channel: string, key: string) => {
@@ -93,6 +103,13 @@ export async function createHostedLinkCache(options: HostedLinkCacheOptions): Pr
     });
     // Not ready yet (Redis away at start): the 'ready' listener subscribes when it arrives.
     if (subscriber.status === 'ready') await subscribe();
+    // Invalidations this instance could not publish go out once its publisher is back, for the instances
+    // that kept their own connection (they have nothing to drop on reconnect).
+    redis.publisher.on('ready', () => {
+      const keys = [...unpublished];
+      unpublished.clear();
+      for (const key of keys) publish(key);
+    });
   }
   return {
     lookupHost(header) {
@@ -117,9 +134,7 @@ export async function createHostedLinkCache(options: HostedLinkCacheOptions): Pr
     invalidate(host, slug) {
       const key = keyOf(host, slug);
       forget(key);
-      redis?.publisher.publish(INVALIDATION_CHANNEL, key).catch(() => {
-        // A lost message is bounded by the TTL; the local entry is already gone.
-      });
+      publish(key);
     },
     clearLocal() {
       entries.clear();
