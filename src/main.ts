@@ -1,6 +1,5 @@
 import { randomBytes, randomUUID } from 'node:crypto';
 import type { FastifyInstance } from 'fastify';
-import { Redis } from 'ioredis';
 import pino, { type Logger } from 'pino';
 import { createAccountRepo } from './accounts/repo.js';
 import { verifyPassword } from './accounts/secrets.js';
@@ -31,9 +30,15 @@ import { createEngineLinkService } from './engine/service.js';
 import { createFolderService } from './folders/folders.js';
 import { createBearerCheck } from './http/bearer.js';
 import { defaultDashboardDir, loadDashboardAssets } from './http/dashboard.js';
+import { createFallbackRateLimiter, type RateLimitMode } from './http/fallback-rate-limit.js';
 import { buildHostedApp, HSTS } from './http/hosted-app.js';
 import { createMetrics } from './http/metrics.js';
-import { createMemoryRateLimiter, createRedisRateLimiter, type RateLimitOptions } from './http/rate-limit.js';
+import {
+  createMemoryRateLimiter,
+  createRedisRateLimiter,
+  type RateLimiter,
+  type RateLimitOptions,
+} from './http/rate-limit.js';
 import { V1_RATE_LIMIT } from './http/v1-auth.js';
 import { createPreviewService } from './links/preview.js';
 import { createLinkRepo } from './links/repo.js';
@@ -57,6 +62,8 @@ import { createRefreshSweep } from './social/refresh.js';
 import type { Store } from './store/database.js';
 import { logDbHealth } from './store/db-health.js';
 import { pingStore } from './store/health.js';
+import { openRedisClients } from './store/redis-clients.js';
+import type { RedisHealth } from './store/redis-health.js';
 import type { WebhookEvent } from './webhooks/schema.js';
 import { createSecretBox } from './webhooks/secret-box.js';
 import { createWebhookService } from './webhooks/service.js';
@@ -82,6 +89,8 @@ export interface Composed {
   clickStats?(): ClickBufferStats;
   /** Closes the app and whatever the composition opened besides the store (Redis clients). */
   close(): Promise<void>;
+  /** With REDIS_URL: whether Redis is reached now and which rate limit decides (for /health, /metrics). */
+  redis?: { health: RedisHealth; rateLimitMode(): RateLimitMode };
 }
 
 export function createLogger(config: Config): Logger {
@@ -137,16 +146,17 @@ export async function composeHosted(
   const table = loadPlatformTable(config.platformsFile);
   const sessionSecret = resolveSessionSecret(config);
   logDbHealth(store.health, logger);
-  const redis = config.redisUrl
-    ? {
-        publisher: new Redis(config.redisUrl, { lazyConnect: false, maxRetriesPerRequest: 2 }),
-        subscriber: new Redis(config.redisUrl, { lazyConnect: false, maxRetriesPerRequest: 2 }),
-      }
-    : undefined;
-  const limiter = (options: RateLimitOptions, prefix: string) =>
+  const redis = config.redisUrl ? await openRedisClients(config.redisUrl, logger) : undefined;
+  // With Redis the limits are shared by every instance, and per instance while Redis is away.
+  const limiter = (options: RateLimitOptions, prefix: string): RateLimiter & { mode?(): RateLimitMode } =>
     redis
-      ? createRedisRateLimiter(redis.publisher, { ...options, prefix })
+      ? createFallbackRateLimiter({
+          shared: createRedisRateLimiter(redis.publisher, { ...options, prefix }),
+          local: createMemoryRateLimiter(options),
+          sharedUp: () => redis.health.up,
+        })
       : createMemoryRateLimiter(options);
+  const v1Limiter = limiter(V1_RATE_LIMIT, 'linkhop:rl:v1:');
 
   // Every fetch of a user-given URL (webhook deliveries, preview scrapes) goes through this one guard.
   const fetcher = createGuardedFetcher({ allowPrivate: config.allowPrivateWebhookTargets });
@@ -210,7 +220,8 @@ export async function composeHosted(
     capacity: LINK_CACHE_SIZE,
     ttlMs: HOSTED_CACHE_TTL_MS,
     customHosts: await linkRepo.customHosts(),
-    ...(redis ? { redis } : {}),
+    loadCustomHosts: () => linkRepo.customHosts(),
+    ...(redis ? { redis: { publisher: redis.publisher, subscriber: redis.subscriber } } : {}),
   });
   const links = createLinkService({
     repo: linkRepo,
@@ -289,7 +300,7 @@ export async function composeHosted(
     },
   };
   const socialIntake = createSocialIntake(socialDeps);
-  const redisUp = redis && (() => redis.publisher.status === 'ready');
+  const redisUp = redis && (() => redis.health.up);
   const metrics = createMetrics({
     clicks: () => clicks.stats(),
     dbUp: () => store.health.up,
@@ -304,12 +315,10 @@ export async function composeHosted(
     trustProxy: config.trustProxy,
     ping: () => pingStore(store),
     metrics,
-    ...(redisUp
-      ? { redisHealth: { up: redisUp, rateLimitMode: () => (redisUp() ? 'shared' : 'local') } }
-      : {}),
+    ...(redisUp ? { redisHealth: { up: redisUp, rateLimitMode: () => v1Limiter.mode?.() ?? 'local' } } : {}),
     v1Auth: {
       authenticate: (authorization) => accounts.authenticateApiKey(authorization),
-      limiter: limiter(V1_RATE_LIMIT, 'linkhop:rl:v1:'),
+      limiter: v1Limiter,
     },
     dashboard: {
       accounts,
@@ -392,6 +401,7 @@ export async function composeHosted(
   return {
     app,
     clickStats: () => clicks.stats(),
+    ...(redis ? { redis: { health: redis.health, rateLimitMode: () => v1Limiter.mode?.() ?? 'local' } } : {}),
     async close() {
       await app.close();
       await socialIntake.drain();
@@ -403,7 +413,7 @@ export async function composeHosted(
       await broadcastWorker?.stop();
       await fetcher.close();
       await cache.close();
-      if (redis) await Promise.all([redis.publisher.quit(), redis.subscriber.quit()]);
+      await redis?.close();
     },
   };
 }

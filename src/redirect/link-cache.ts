@@ -48,6 +48,8 @@ export interface HostedLinkCache {
   loadRecord(host: string, slug: string): Promise<RedirectRecord | undefined>;
   /** Drops (host, slug) here and, through Redis pub/sub, in every other instance. */
   invalidate(host: string, slug: string): void;
+  /** Drops every local entry (not other instances'): the next visits load from the store. */
+  clearLocal(): void;
   close(): Promise<void>;
 }
 
@@ -58,6 +60,7 @@ export const RECORD_PREFIX = 'linkhop:link:';
 const RECORD_TTL_SECONDS = 7 * 24 * 3600;
 /** A Redis read on the way to a 503 may take this long at most. */
 const RECORD_READ_TIMEOUT_MS = 250;
+const MAX_UNPUBLISHED = 10_000;
 
 export interface HostedLinkCacheOptions {
   capacity: number;
@@ -70,6 +73,8 @@ export interface HostedLinkCacheOptions {
   redis?: { publisher: Redis; subscriber: Redis };
   /** The custom hostnames links use now; later ones arrive through `invalidate`. */
   customHosts: Iterable<string>;
+  /** Reads them again after a Redis outage, when a new host's invalidation may have been missed. */
+  loadCustomHosts?: () => Promise<Iterable<string>>;
 }
 
 // Default-host links, nearly all of them, are keyed by the bare slug: no string is built per visit. A slug
@@ -86,10 +91,48 @@ export async function createHostedLinkCache(options: HostedLinkCacheOptions): Pr
     if (newline > 0) customHosts.add(key.slice(0, newline));
   };
   const redis = options.redis;
+  // Bounded: beyond the cap the oldest are left to the TTL.
+  const unpublished = new Set<string>();
+  // The link's Redis copy goes with its invalidation (and is deleted again with a retried one): the copy is
+  // only read while the database is away, and must not outlive the change.
+  const publish = (key: string) => {
+    redis?.publisher.del(RECORD_PREFIX + key).catch(() => undefined);
+    redis?.publisher.publish(INVALIDATION_CHANNEL, key).catch(() => {
+      const oldest = unpublished.size >= MAX_UNPUBLISHED ? unpublished.values().next().value : undefined;
+      if (oldest !== undefined) unpublished.delete(oldest);
+      unpublished.add(key);
+    });
+  };
   if (redis) {
-    await redis.subscriber.subscribe(INVALIDATION_CHANNEL);
-    redis.subscriber.on('message', (channel: string, key: string) => {
+    const { subscriber } = redis;
+    subscriber.on('message', (channel: string, key: string) => {
       if (channel === INVALIDATION_CHANNEL) forget(key);
+    });
+    // Invalidations published while the subscriber was away were missed: once it is subscribed again
+    // (the reply means the server has it), every local entry is dropped and reloaded from the store, and
+    // hostnames first used meanwhile are read again.
+    let missed = false;
+    const subscribe = async () => {
+      await subscriber.subscribe(INVALIDATION_CHANNEL);
+      if (!missed) return;
+      missed = false;
+      entries.clear();
+      for (const host of (await options.loadCustomHosts?.().catch(() => [])) ?? []) customHosts.add(host);
+    };
+    subscriber.on('close', () => {
+      missed = true;
+    });
+    subscriber.on('ready', () => {
+      subscribe().catch(() => undefined);
+    });
+    // Not ready yet (Redis away at start): the 'ready' listener subscribes when it arrives.
+    if (subscriber.status === 'ready') await subscribe();
+    // Invalidations this instance could not publish go out once its publisher is back, for the instances
+    // that kept their own connection (they have nothing to drop on reconnect).
+    redis.publisher.on('ready', () => {
+      const keys = [...unpublished];
+      unpublished.clear();
+      for (const key of keys) publish(key);
     });
   }
   return {
@@ -139,13 +182,10 @@ export async function createHostedLinkCache(options: HostedLinkCacheOptions): Pr
     invalidate(host, slug) {
       const key = keyOf(host, slug);
       forget(key);
-      if (!redis) return;
-      redis.publisher.del(RECORD_PREFIX + key).catch(() => {
-        // Redis away: the copy is only read while the database is away too.
-      });
-      redis.publisher.publish(INVALIDATION_CHANNEL, key).catch(() => {
-        // A lost message is bounded by the TTL; the local entry is already gone.
-      });
+      publish(key);
+    },
+    clearLocal() {
+      entries.clear();
     },
     async close() {
       if (redis) await redis.subscriber.unsubscribe(INVALIDATION_CHANNEL).catch(() => undefined);
