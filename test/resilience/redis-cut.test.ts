@@ -83,9 +83,9 @@ describe.skipIf(skip !== null)('Redis cut under traffic, two instances', () => {
     const [a, b] = instances as [Instance, Instance];
     const { orgId } = await accounts.createOrganization({ name: 'Cut org', tier: 'legend' });
     const keys = await Promise.all(
-      Array.from({ length: 8 }, async () => (await accounts.mintApiKey(orgId)).apiKey),
+      Array.from({ length: 9 }, async () => (await accounts.mintApiKey(orgId)).apiKey),
     );
-    const [statsKey, limitKey, ...trafficKeys] = keys as [string, string, ...string[]];
+    const [statsKey, readKey, limitKey, ...trafficKeys] = keys as [string, string, string, ...string[]];
     const v1 = (
       app: FastifyInstance,
       apiKey: string,
@@ -246,7 +246,7 @@ describe.skipIf(skip !== null)('Redis cut under traffic, two instances', () => {
     expect(slowest).toBeLessThan(1_000);
 
     // Every visit sent is recorded once; the tap counted once.
-    const stats = async (id: string) => (await v1(a.app, statsKey, 'GET', `/v1/links/${id}/stats`)).json();
+    const stats = async (id: string) => (await v1(a.app, readKey, 'GET', `/v1/links/${id}/stats`)).json();
     let total = 0;
     for (let i = 0; i < 100 && total !== visitStatuses.length; i++) {
       total = (await stats(steady.id)).total;
