@@ -121,7 +121,7 @@ describe.skipIf(redisSkipReason !== null)('fallback rate limiter over a Redis th
     expect(redis.status).toBe('ready');
     // Shared again: Redis's count for 'a' (1 so far) decides, not the local one.
     expect(await limiter.hit('a')).toMatchObject({ allowed: true, remaining: 0 });
-    expect(await redis.get(`${prefix}a`)).toBe('2');
-    await redis.del(`${prefix}a`);
+    expect(await redis.zcard(`${prefix}log:a`)).toBe(2);
+    await redis.del(`${prefix}log:a`);
   });
 });

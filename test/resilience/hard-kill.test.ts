@@ -50,7 +50,7 @@ describe.skipIf(postgresKind.skipReason !== null)('a process ending under traffi
     const first = await start(database.url);
     slugs = await createLinks(first, org.apiKey, 4);
     await first.stop();
-  }, 60_000);
+  }, 120_000);
 
   afterAll(async () => {
     saveLogs(started, 'hard-kill');
@@ -61,12 +61,21 @@ describe.skipIf(postgresKind.skipReason !== null)('a process ending under traffi
   });
 
   const recorded = async () => (await countClicks(database.url, org.orgId)).raw;
+  /**
+   * Waits until the new process's writer thread has committed something: what a kill loses is measured
+   * from a pipeline in its steady state, not from a thread still starting on a loaded machine.
+   */
+  const flowing = async (before: number) => {
+    expect(await waitFor(async () => (await recorded()) > before, 30_000, 100)).not.toBeNull();
+  };
+  const segments = () => readdirSync(spillDir).filter((file) => file.endsWith('.seg'));
 
   it('kill -9 during a batch loses at most the clicks of the last flush interval and the batch in flight', async () => {
     const before = await recorded();
     const instance = await start(database.url);
     const traffic = startTraffic([instance], slugs, { concurrency: 4, pauseMs: 2 });
-    await sleep(2200);
+    await flowing(before);
+    await sleep(1200);
     const killedAt = performance.now();
     await instance.kill();
     const counts = await traffic.stop();
@@ -75,37 +84,38 @@ describe.skipIf(postgresKind.skipReason !== null)('a process ending under traffi
     // room for a loaded machine.
     const lastSecond = counts.answeredAt.filter((at) => at <= killedAt && at > killedAt - 1500).length;
     const lost = answered - ((await recorded()) - before);
-    console.info(
-      '[hard-kill]',
-      JSON.stringify({ answered, lastSecond, lost, ratePerSecond: answered / 2.2 }),
-    );
+    console.info('[hard-kill]', JSON.stringify({ answered, lastSecond, lost }));
     expect(lost).toBeGreaterThanOrEqual(0);
     expect(lost).toBeLessThanOrEqual(lastSecond);
-  }, 30_000);
+  }, 90_000);
 
   it('kill -9 while the database is away loses about one tick of clicks; the spill survives it', async () => {
     const before = await recorded();
     const instance = await start(throughProxy(database.url, proxy));
     const traffic = startTraffic([instance], slugs, { concurrency: 4, pauseMs: 2 });
-    await sleep(700);
+    await flowing(before);
+    const spilledBefore = segments().length;
     await proxy.cut();
-    await sleep(1500);
+    // Spilling in its steady state: a segment sealed since the cut, then a little more traffic.
+    expect(await waitFor(async () => segments().length > spilledBefore, 20_000, 50)).not.toBeNull();
+    await sleep(1000);
     const killedAt = performance.now();
     await instance.kill();
     const counts = await traffic.stop();
     proxy.restore();
     const next = await start(throughProxy(database.url, proxy));
     const answered = counts.answeredAt.filter((at) => at <= killedAt).length;
-    await waitFor(async () => (await recorded()) - before >= answered, 5000);
+    await waitFor(async () => (await recorded()) - before >= answered, 20_000);
     await sleep(700);
     const lost = answered - ((await recorded()) - before);
-    const window = (end: number) => counts.answeredAt.filter((at) => at <= end && at > end - 1000).length;
+    // One tick (500 ms) and the ring's 50 ms, with room for a loaded machine.
+    const window = (end: number) => counts.answeredAt.filter((at) => at <= end && at > end - 1500).length;
     const bound = window(killedAt);
     console.info('[hard-kill-away]', JSON.stringify({ answered, lost, bound }));
     expect(lost).toBeGreaterThanOrEqual(0);
     expect(lost).toBeLessThanOrEqual(bound);
     await next.stop();
-  }, 30_000);
+  }, 90_000);
 
   it('SIGTERM under traffic loses none', async () => {
     const before = await recorded();
@@ -116,7 +126,7 @@ describe.skipIf(postgresKind.skipReason !== null)('a process ending under traffi
     const counts = await traffic.stop();
     expect(counts.fiveXx).toBe(0);
     expect((await recorded()) - before).toBe(counts.sent);
-  }, 30_000);
+  }, 60_000);
 
   it('SIGTERM while the database is away: clicks wait in the spill and the next start writes them once', async () => {
     const before = await recorded();
@@ -128,20 +138,20 @@ describe.skipIf(postgresKind.skipReason !== null)('a process ending under traffi
     expect(await instance.stop()).toBe(0);
     const counts = await traffic.stop();
     expect(counts.fiveXx).toBe(0);
-    const spilled = readdirSync(spillDir).filter((file) => file.endsWith('.seg'));
+    const spilled = segments();
     expect(spilled.length).toBeGreaterThan(0);
     proxy.restore();
 
     // The next start (same spill folder) replays them: every click once, the folder emptied.
     const next = await start(throughProxy(database.url, proxy));
-    const took = await waitFor(async () => (await recorded()) - before >= counts.sent, 10_000);
+    const took = await waitFor(async () => (await recorded()) - before >= counts.sent, 30_000);
     await sleep(700);
     console.info(
       '[sigterm-away]',
       JSON.stringify({ sent: counts.sent, segments: spilled.length, replayMs: took }),
     );
     expect((await recorded()) - before).toBe(counts.sent);
-    expect(readdirSync(spillDir).filter((file) => file.endsWith('.seg'))).toEqual([]);
+    expect(segments()).toEqual([]);
     await next.stop();
-  }, 40_000);
+  }, 90_000);
 });
