@@ -59,6 +59,16 @@ const envSchema = z.object({
   ),
   GEO_HEADER: z.preprocess(emptyToUndefined, z.string().default('cf-ipcountry')),
   RECEIPT_SIGNING_KEY: optionalString,
+  DNS_RESOLVER: z.preprocess(
+    emptyToUndefined,
+    z
+      .string()
+      .regex(
+        /^(\d{1,3}(\.\d{1,3}){3}|\[[0-9a-fA-F:]+\]):\d{1,5}$/,
+        'DNS_RESOLVER is host:port (an IP address)',
+      )
+      .optional(),
+  ),
 });
 
 export type Env = z.infer<typeof envSchema>;
@@ -97,6 +107,8 @@ export interface Config {
   logLevel: Env['LOG_LEVEL'];
   geoHeader: string;
   receiptSigningKey: string | undefined;
+  /** The DNS server domain verification asks (`ip:port`); unset: the system resolver. */
+  dnsResolver: string | undefined;
 }
 
 export class ConfigError extends Error {
@@ -153,6 +165,7 @@ export function parseConfig(env: NodeJS.ProcessEnv, mode: ServerMode): Config {
     logLevel: e.LOG_LEVEL,
     geoHeader: e.GEO_HEADER.toLowerCase(),
     receiptSigningKey: e.RECEIPT_SIGNING_KEY,
+    dnsResolver: e.DNS_RESOLVER,
   };
 }
 

@@ -23,6 +23,8 @@ import { LruCache } from './core/lru-cache.js';
 import type { CompiledDestination } from './core/resolve.js';
 import { compileDestination } from './core/resolve.js';
 import { createVisitorClassifier } from './core/visitor.js';
+import { createTxtLookup } from './domains/dns-txt.js';
+import { createDomainService } from './domains/service.js';
 import { buildEngineApp } from './engine/app.js';
 import { createEngineLinkRepo } from './engine/repo.js';
 import { createEngineLinkService } from './engine/service.js';
@@ -195,10 +197,19 @@ export async function composeHosted(
   const accountRepo = createAccountRepo(store);
   const accounts = createAccountService({ repo: accountRepo, now: () => new Date(), uuid: randomUUID });
   const linkRepo = createLinkRepo(store);
+  const domains = createDomainService({
+    store,
+    baseUrl: config.baseUrl,
+    lookupTxt: createTxtLookup(config.dnsResolver),
+    now: () => new Date(),
+    uuid: randomUUID,
+    randomToken: () => randomBytes(16).toString('hex'),
+  });
   const cache = await createHostedLinkCache({
     capacity: LINK_CACHE_SIZE,
     ttlMs: HOSTED_CACHE_TTL_MS,
-    customHosts: await linkRepo.customHosts(),
+    // Only verified domains are custom hosts: any other Host header gets the default host's links.
+    customHosts: await domains.verifiedHosts(),
     ...(redis ? { redis } : {}),
   });
   const links = createLinkService({
@@ -288,6 +299,7 @@ export async function composeHosted(
     },
     links,
     folders: createFolderService({ store, now: () => new Date(), uuid: randomUUID }),
+    domains,
     pixels: createPixelService({ store, now: () => new Date(), uuid: randomUUID }),
     receipts: createReceiptService({
       links,

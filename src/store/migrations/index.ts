@@ -11,6 +11,7 @@ import * as social from './009-social.js';
 import * as bio from './010-bio.js';
 import * as audience from './011-audience.js';
 import * as clickBlocks from './012-click-blocks.js';
+import * as domains from './013-domains.js';
 
 /**
  * One ordered set of migrations for both dialects, listed in code (not read from a folder) so the
@@ -29,6 +30,7 @@ const migrations: Record<string, Migration> = {
   '010-bio': bio,
   '011-audience': audience,
   '012-click-blocks': clickBlocks,
+  '013-domains': domains,
 };
 
 export const migrationProvider: MigrationProvider = {
