@@ -3,31 +3,9 @@ import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { errorResponses, idParams, operationIds } from '../http/schemas.js';
 import { orgOf } from '../http/v1-auth.js';
+import { domainBody, domainSchema } from './schema.js';
 import type { DomainService } from './service.js';
 
-const domainBody = z
-  .object({
-    hostname: z
-      .string()
-      .min(1)
-      .max(253)
-      .describe(
-        'a domain name such as links.example.com; stored lower-case, international names as punycode',
-      ),
-  })
-  .strict();
-export const domainSchema = z
-  .object({
-    id: z.uuid(),
-    hostname: z.string(),
-    verified: z.boolean(),
-    verification: z
-      .object({ type: z.literal('TXT'), name: z.string(), value: z.string() })
-      .describe('the DNS record to publish; verify looks it up'),
-    createdAt: z.string(),
-    verifiedAt: z.string().nullable(),
-  })
-  .meta({ id: 'Domain' });
 const deletedSchema = z.object({ deleted: z.literal(true) });
 
 /** /v1/domains and its dashboard twin: hostnames an organization owns, proven by a TXT record. */

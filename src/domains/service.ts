@@ -5,16 +5,7 @@ import { isUniqueViolation } from '../store/database.js';
 import type { DomainTable } from '../store/migrations/013-domains.js';
 import type { TxtLookup } from './dns-txt.js';
 import { isServiceHost, normalizeHostname } from './hostnames.js';
-
-/** A domain as the API shows it: what to publish, and whether it was seen. */
-export interface Domain {
-  id: string;
-  hostname: string;
-  verified: boolean;
-  verification: { type: 'TXT'; name: string; value: string };
-  createdAt: string;
-  verifiedAt: string | null;
-}
+import type { Domain } from './schema.js';
 
 export interface DomainServiceDeps {
   store: Store;
