@@ -4,6 +4,7 @@ import { createAnalyticsRepo } from '../../src/analytics/repo.js';
 import { DAY_MS } from '../../src/analytics/rollups.js';
 import type { Link } from '../../src/links/schema.js';
 import { FakeSocialProvider } from '../fakes/social-provider.js';
+import { addVerifiedDomain } from '../helpers/domains.js';
 import type { DashboardServer } from './harness.js';
 
 /**
@@ -80,6 +81,8 @@ export async function seedDemo(server: DashboardServer, fake?: FakeSocialProvide
     return (await response.json()) as T;
   };
 
+  await addVerifiedDomain(server.testStore.store, orgId, 'go.nightowl.studio');
+  await v1('POST', '/domains', { hostname: 'links.nightowl.studio' });
   const music = await v1('POST', '/folders', { name: 'Music' });
   await v1('POST', '/folders', { name: 'Merch' });
   const pixel = await v1('POST', '/pixels', { type: 'meta', pixelId: '123456789012345', name: 'Meta ads' });
