@@ -208,8 +208,10 @@ export async function composeHosted(
   const cache = await createHostedLinkCache({
     capacity: LINK_CACHE_SIZE,
     ttlMs: HOSTED_CACHE_TTL_MS,
-    // Only verified domains are custom hosts: any other Host header gets the default host's links.
-    customHosts: await domains.verifiedHosts(),
+    // Verified domains are the custom hosts: any other Host header gets the default host's links. The
+    // hostnames links already use are added so no link ever stops redirecting (a domain removed while a
+    // link was being created on it, a row edited by hand).
+    customHosts: new Set([...(await domains.verifiedHosts()), ...(await linkRepo.hostsInUse())]),
     ...(redis ? { redis } : {}),
   });
   const links = createLinkService({

@@ -16,6 +16,7 @@ export interface DomainServiceDeps {
   randomToken: () => string;
 }
 
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 const recordName = (hostname: string) => `_linkhop.${hostname}`;
 const recordValue = (token: string) => `linkhop-verify=${token}`;
 
@@ -40,6 +41,8 @@ export function createDomainService(deps: DomainServiceDeps) {
     if (!ctx.features.customDomains) throw featureError('customDomains');
   };
   const find = async (ctx: OrgContext, id: string) => {
+    // Ids are UUIDs: anything else names no domain, and never reaches the database.
+    if (!UUID.test(id)) throw appError('not_found', 'No such domain');
     const row = await db
       .selectFrom('domains')
       .selectAll()

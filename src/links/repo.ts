@@ -247,6 +247,12 @@ export function createLinkRepo(store: Store) {
       return pixelIds.filter((id) => !owned.has(id));
     },
 
+    /** Every custom hostname links use, archived ones too: the redirect must keep answering on each. */
+    async hostsInUse(): Promise<string[]> {
+      const rows = await db.selectFrom('links').select('host').distinct().where('host', '!=', '').execute();
+      return rows.map((row) => row.host);
+    },
+
     /** True when `host` is a verified domain of the organization: the only hostnames its links may use. */
     async ownsVerifiedDomain(orgId: string, host: string): Promise<boolean> {
       const row = await db

@@ -175,6 +175,9 @@ for (const kind of storeKinds) {
       expect((await verify(b.apiKey, domain.id)).statusCode).toBe(404);
       const removed = await h.v1(b.apiKey, { method: 'DELETE', url: `/v1/domains/${domain.id}` });
       expect(removed.statusCode).toBe(404);
+      for (const id of ['not-a-uuid', '%00', 'x'.repeat(64)]) {
+        expect((await verify(a.apiKey, id)).statusCode, id).toBe(404);
+      }
     });
 
     it('a link’s hostname must be a verified domain of its own organization: 400 unknown_domain', async () => {

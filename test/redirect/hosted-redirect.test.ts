@@ -40,6 +40,8 @@ for (const kind of storeKinds) {
           link('l2', '', 'old', 'https://example.com/archived', true),
           link('l3', 'links.brand.example', 'yt', 'https://brand.example/custom'),
           link('l4', 'links.brand.example', 'only-custom', 'https://brand.example/only'),
+          // No domain row for this hostname (removed by hand, or lost to a race with a delete).
+          link('l5', 'legacy.brand.example', 'kept', 'https://brand.example/kept'),
         ])
         .execute();
       await addVerifiedDomain(testStore.store, 'org-1', 'links.brand.example');
@@ -89,6 +91,12 @@ for (const kind of storeKinds) {
       const response = await visit('/only-custom', 'lnk.example');
       expect(response.statusCode).toBe(404);
       expect(response.headers['content-type']).toMatch(/^text\/html/);
+    });
+
+    it('a link on a hostname without a verified domain keeps redirecting there (permanence)', async () => {
+      const response = await visit('/kept', 'legacy.brand.example');
+      expect(response.statusCode).toBe(302);
+      expect(response.headers.location).toBe('https://brand.example/kept');
     });
 
     it('any other Host (an IP, a name no organization verified) gets the default host’s links', async () => {
