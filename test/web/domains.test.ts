@@ -1,5 +1,6 @@
 import { afterAll, describe, expect, it } from 'vitest';
 import { type FakeDns, startFakeDns } from '../fakes/dns-server.js';
+import { LOW_CONTRAST } from './contrast.js';
 import { apiCall, browserSkipReason, fitsWidth, logIn, openPage, useDashboard } from './harness.js';
 
 /** The Domains page and the link form's domain select in Chromium, against the real service and DNS. */
@@ -39,6 +40,12 @@ describe.skipIf(browserSkipReason !== null)('dashboard: custom domains in Chromi
     dns?.txt.set('_linkhop.links.nightowl.test', ['v=spf1 -all']);
     await page.getByRole('button', { name: 'Verify links.nightowl.test' }).click();
     await expect.poll(() => item.locator('.banner').textContent()).toContain('v=spf1 -all');
+
+    // Readable and fitting on a phone, with the record and the error on screen.
+    expect(await page.evaluate(LOW_CONTRAST)).toEqual([]);
+    await page.setViewportSize({ width: 375, height: 812 });
+    expect(await fitsWidth(page)).toBe(true);
+    await page.setViewportSize({ width: 1280, height: 860 });
 
     dns?.txt.set('_linkhop.links.nightowl.test', [value]);
     await page.getByRole('button', { name: 'Verify links.nightowl.test' }).click();
