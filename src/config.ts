@@ -79,6 +79,16 @@ const envSchema = z.object({
       }),
   ),
   SPILL_DIR: optionalString,
+  DNS_RESOLVER: z.preprocess(
+    emptyToUndefined,
+    z
+      .string()
+      .regex(
+        /^(\d{1,3}(\.\d{1,3}){3}|\[[0-9a-fA-F:]+\]):\d{1,5}$/,
+        'DNS_RESOLVER is host:port (an IP address)',
+      )
+      .optional(),
+  ),
 });
 
 export type Env = z.infer<typeof envSchema>;
@@ -124,6 +134,8 @@ export interface Config {
   trustProxy: TrustProxy;
   /** Where clicks and tap outcomes wait on local disk while the database is away (one per instance). */
   spillDir: string;
+  /** The DNS server domain verification asks (`ip:port`); unset: the system resolver. */
+  dnsResolver: string | undefined;
 }
 
 export type TrustProxy = false | number | string[];
@@ -184,6 +196,7 @@ export function parseConfig(env: NodeJS.ProcessEnv, mode: ServerMode): Config {
     receiptSigningKey: e.RECEIPT_SIGNING_KEY,
     trustProxy: e.TRUST_PROXY ?? false,
     spillDir: e.SPILL_DIR ?? `${dataDir}/spill`,
+    dnsResolver: e.DNS_RESOLVER,
   };
 }
 

@@ -24,6 +24,8 @@ import { LruCache } from './core/lru-cache.js';
 import type { CompiledDestination } from './core/resolve.js';
 import { compileDestination } from './core/resolve.js';
 import { createVisitorClassifier } from './core/visitor.js';
+import { createTxtLookup } from './domains/dns-txt.js';
+import { createDomainService } from './domains/service.js';
 import { buildEngineApp } from './engine/app.js';
 import { createEngineLinkRepo } from './engine/repo.js';
 import { createEngineLinkService } from './engine/service.js';
@@ -216,11 +218,23 @@ export async function composeHosted(
   const accountRepo = createAccountRepo(store);
   const accounts = createAccountService({ repo: accountRepo, now: () => new Date(), uuid: randomUUID });
   const linkRepo = createLinkRepo(store);
+  const domains = createDomainService({
+    store,
+    baseUrl: config.baseUrl,
+    lookupTxt: createTxtLookup(config.dnsResolver),
+    now: () => new Date(),
+    uuid: randomUUID,
+    randomToken: () => randomBytes(16).toString('hex'),
+  });
+  const customHosts = async () => [...(await domains.verifiedHosts()), ...(await linkRepo.hostsInUse())];
   const cache = await createHostedLinkCache({
     capacity: LINK_CACHE_SIZE,
     ttlMs: HOSTED_CACHE_TTL_MS,
-    customHosts: await linkRepo.customHosts(),
-    loadCustomHosts: () => linkRepo.customHosts(),
+    // Verified domains are the custom hosts: any other Host header gets the default host's links. The
+    // hostnames links already use are added so no link ever stops redirecting (a domain removed while a
+    // link was being created on it, a row edited by hand). Read again after a Redis outage.
+    customHosts: await customHosts(),
+    loadCustomHosts: customHosts,
     ...(redis ? { redis: { publisher: redis.publisher, subscriber: redis.subscriber } } : {}),
   });
   const links = createLinkService({
@@ -328,6 +342,7 @@ export async function composeHosted(
     },
     links,
     folders: createFolderService({ store, now: () => new Date(), uuid: randomUUID }),
+    domains,
     pixels: createPixelService({ store, now: () => new Date(), uuid: randomUUID }),
     receipts: createReceiptService({
       links,

@@ -21,6 +21,12 @@ describe('configuration', () => {
     expect(config.geoHeader).toBe('x-country');
   });
 
+  it('DNS_RESOLVER is an ip:port for domain verification; unset uses the system resolver', () => {
+    expect(parseConfig({}, 'hosted').dnsResolver).toBeUndefined();
+    expect(parseConfig({ DNS_RESOLVER: '127.0.0.1:5353' }, 'hosted').dnsResolver).toBe('127.0.0.1:5353');
+    expect(parseConfig({ DNS_RESOLVER: '[::1]:53' }, 'hosted').dnsResolver).toBe('[::1]:53');
+  });
+
   it('parses FLAGS_OFF as a comma list', () => {
     const config = parseConfig({ FLAGS_OFF: 'mediaKit, broadcasts' }, 'hosted');
     expect([...config.flagsOff]).toEqual(['mediaKit', 'broadcasts']);
@@ -33,6 +39,8 @@ describe('configuration', () => {
     [{ ANALYTICS: 'maybe' }, 'ANALYTICS'],
     [{ DATABASE_URL: 'mysql://x' }, 'DATABASE_URL'],
     [{ LOG_LEVEL: 'loud' }, 'LOG_LEVEL'],
+    [{ DNS_RESOLVER: 'dns.example:53' }, 'DNS_RESOLVER'],
+    [{ DNS_RESOLVER: '127.0.0.1' }, 'DNS_RESOLVER'],
   ])('fails fast naming the variable: %j', (env, name) => {
     expect(() => parseConfig(env, 'hosted')).toThrow(ConfigError);
     expect(() => parseConfig(env, 'hosted')).toThrow(name);

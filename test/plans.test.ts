@@ -2,13 +2,13 @@ import { describe, expect, it } from 'vitest';
 import { FEATURES, featureCode, featuresOf, hasFeature, LINK_CAPS } from '../src/accounts/plans.js';
 
 describe('the plan table of decisions.md', () => {
-  it('gives every tier all 25 features as booleans', () => {
+  it('gives every tier all 26 features as booleans', () => {
     for (const tier of ['sidekick', 'hero', 'legend'] as const) {
       const features = featuresOf(tier);
       expect(Object.keys(features).sort()).toEqual([...FEATURES].sort());
       expect(Object.values(features).every((value) => typeof value === 'boolean')).toBe(true);
     }
-    expect(FEATURES).toHaveLength(25);
+    expect(FEATURES).toHaveLength(26);
   });
 
   it('sidekick has link-in-bio, QR codes and destination edits only', () => {
@@ -20,6 +20,8 @@ describe('the plan table of decisions.md', () => {
     expect(hasFeature('hero', 'abTesting')).toBe(true);
     expect(hasFeature('hero', 'mediaKit')).toBe(true);
     expect(hasFeature('hero', 'removeBranding')).toBe(true);
+    expect(hasFeature('hero', 'customDomains')).toBe(true);
+    expect(hasFeature('sidekick', 'customDomains')).toBe(false);
     for (const feature of ['api', 'bulkCreate', 'webhooks', 'audienceSegments', 'dmAutomations'] as const) {
       expect(hasFeature('hero', feature)).toBe(false);
       expect(hasFeature('legend', feature)).toBe(true);

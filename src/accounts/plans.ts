@@ -32,6 +32,7 @@ export const FEATURES = [
   'bioCustomTheme',
   'mediaKit',
   'dmAutomations',
+  'customDomains',
 ] as const;
 export type Feature = (typeof FEATURES)[number];
 export type Features = Record<Feature, boolean>;
@@ -55,6 +56,8 @@ const HERO_UP: readonly Feature[] = [
   'scheduledLinks',
   'bioCustomTheme',
   'mediaKit',
+  // Owned, verified hostnames for links: with removeBranding, the branded-link tiers (issue 17).
+  'customDomains',
 ];
 const LEGEND_ONLY: readonly Feature[] = [
   'api',

@@ -25,6 +25,8 @@ import { type SegmentService, segmentRoutes } from '../broadcasts/segments.js';
 import type { BroadcastService } from '../broadcasts/service.js';
 import { type UnsubscribeService, unsubscribeRoutes } from '../broadcasts/unsubscribe.js';
 import type { TrustProxy } from '../config.js';
+import { domainRoutes } from '../domains/routes.js';
+import type { DomainService } from '../domains/service.js';
 import { appError } from '../errors.js';
 import { type FolderService, folderRoutes } from '../folders/folders.js';
 import { type PreviewService, previewRoutes } from '../links/preview.js';
@@ -72,6 +74,7 @@ export interface HostedAppDeps {
   dashboard: DashboardAccountDeps;
   links: LinkService;
   folders: FolderService;
+  domains: DomainService;
   pixels: PixelService;
   receipts: ReceiptService;
   previews: PreviewService;
@@ -192,6 +195,7 @@ export async function buildHostedApp(deps: HostedAppDeps): Promise<FastifyInstan
       await v1.register(meRoutes);
       await v1.register(linkRoutes, { links: deps.links });
       await v1.register(folderRoutes, { folders: deps.folders });
+      await v1.register(domainRoutes, { domains: deps.domains });
       await v1.register(pixelRoutes, { pixels: deps.pixels });
       await v1.register(qrRoutes, { links: deps.links });
       await v1.register(previewRoutes, { previews: deps.previews });
@@ -216,6 +220,7 @@ export async function buildHostedApp(deps: HostedAppDeps): Promise<FastifyInstan
         await authed.register(qrRoutes, { links: deps.links, operationId: 'dashboardGetLinkQr' });
         await authed.register(previewRoutes, { previews: deps.previews, operationPrefix: 'dashboard' });
         await authed.register(folderRoutes, { folders: deps.folders, operationPrefix: 'dashboard' });
+        await authed.register(domainRoutes, { domains: deps.domains, operationPrefix: 'dashboard' });
         await authed.register(pixelRoutes, { pixels: deps.pixels, operationPrefix: 'dashboard' });
         await authed.register(webhookRoutes, { webhooks: deps.webhooks, operationPrefix: 'dashboard' });
         await authed.register(audienceRoutes, { audience: deps.audience, dashboard: true });

@@ -247,10 +247,22 @@ export function createLinkRepo(store: Store) {
       return pixelIds.filter((id) => !owned.has(id));
     },
 
-    /** Every custom hostname in use, for the redirect's host lookup. */
-    async customHosts(): Promise<string[]> {
+    /** Every custom hostname links use, archived ones too: the redirect must keep answering on each. */
+    async hostsInUse(): Promise<string[]> {
       const rows = await db.selectFrom('links').select('host').distinct().where('host', '!=', '').execute();
       return rows.map((row) => row.host);
+    },
+
+    /** True when `host` is a verified domain of the organization: the only hostnames its links may use. */
+    async ownsVerifiedDomain(orgId: string, host: string): Promise<boolean> {
+      const row = await db
+        .selectFrom('domains')
+        .select('id')
+        .where('org_id', '=', orgId)
+        .where('hostname', '=', host)
+        .where('verified_at', 'is not', null)
+        .executeTakeFirst();
+      return row !== undefined;
     },
 
     /** The link served at (host, slug), archived or not, with its organization's tier. */

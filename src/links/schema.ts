@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { isHttpUrl } from '../core/urls.js';
+import { normalizeHostname } from '../domains/hostnames.js';
 
 /**
  * The Link resource of hosted-service.md section 2: the writable fields as Zod schemas (they validate
@@ -36,15 +37,16 @@ export const slugSchema = z
     'This slug is reserved',
   );
 
+/** A link's hostname in the form domains are stored in (lower-case, punycode); it must be a verified domain. */
 export const hostnameSchema = z
   .string()
   .max(253)
-  .transform((host) => host.trim().toLowerCase().replace(/\.$/, ''))
-  .refine(
-    (host) =>
-      /^(?=.{4,253}$)([a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?\.)+[a-z][a-z0-9-]{0,61}[a-z0-9]$/.test(host),
-    'hostname must be a domain name such as links.example.com',
-  );
+  .transform((host, ctx) => {
+    const normalized = normalizeHostname(host);
+    if ('hostname' in normalized) return normalized.hostname;
+    ctx.addIssue({ code: 'custom', message: normalized.problem });
+    return z.NEVER;
+  });
 
 const utmValue = z.string().max(200, 'UTM values are at most 200 characters');
 export const utmSchema = z

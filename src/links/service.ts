@@ -33,6 +33,7 @@ export interface LinkServiceDeps {
 function requiredFeatures(input: UpdateLinkInput): Feature[] {
   const needs: Feature[] = [];
   if (input.slug !== undefined) needs.push('customSlugs');
+  if (input.hostname) needs.push('customDomains');
   if (input.folderId) needs.push('folders');
   if (input.pixelIds && input.pixelIds.length > 0) needs.push('pixelInjection');
   if (input.captureEmails === true) needs.push('audienceCapture');
@@ -76,7 +77,22 @@ export function createLinkService(deps: LinkServiceDeps) {
     updatedAt: link.updatedAt,
   });
 
-  async function checkReferences(ctx: OrgContext, input: UpdateLinkInput): Promise<void> {
+  async function checkReferences(
+    ctx: OrgContext,
+    input: UpdateLinkInput,
+    current?: LinkRecord,
+  ): Promise<void> {
+    // A hostname must be a verified domain of this organization; keeping the one a link has is always fine
+    // (links on a hostname given to another organization by migration 013 keep redirecting and editable).
+    if (input.hostname && input.hostname !== current?.host) {
+      if (!(await repo.ownsVerifiedDomain(ctx.orgId, input.hostname))) {
+        throw appError(
+          'unknown_domain',
+          `${input.hostname} is not a verified domain of this organization: add it under /domains and verify it`,
+          { issues: [{ code: 'custom', path: ['hostname'], message: 'Not a verified domain' }] },
+        );
+      }
+    }
     if (input.folderId && !(await repo.folderExists(ctx.orgId, input.folderId))) {
       throw validationError('folderId', 'No such folder');
     }
@@ -185,8 +201,8 @@ export function createLinkService(deps: LinkServiceDeps) {
       const current = await load(ctx, id);
       if (current.readOnly) throw appError('read_only');
       if (input.url !== undefined && !ctx.features.editDestination) throw featureError('editDestination');
-      checkGates(ctx, input);
-      await checkReferences(ctx, input);
+      checkGates(ctx, input.hostname === current.host ? { ...input, hostname: undefined } : input);
+      await checkReferences(ctx, input, current);
       const next = await apply(current, input);
       next.updatedAt = deps.now().toISOString();
       if (!(await repo.update(next))) throw appError('slug_taken');

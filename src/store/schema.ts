@@ -9,6 +9,7 @@ import type {
   ContactTable,
   SegmentTable,
 } from './migrations/011-audience.js';
+import type { DomainTable } from './migrations/014-domains.js';
 
 /**
  * The tables as Kysely sees them. Portable column types on purpose: timestamps are ISO 8601 UTC
@@ -141,4 +142,5 @@ export interface Database extends AnalyticsTables {
   dm_firings: DmFiringTable;
   bio_pages: BioPageTable;
   media_kits: MediaKitTable;
+  domains: DomainTable;
 }

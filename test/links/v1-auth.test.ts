@@ -17,7 +17,7 @@ for (const kind of storeKinds) {
       const me = response.json();
       expect(me.orgId).toBe(orgId);
       expect(me.tier).toBe('legend');
-      expect(Object.keys(me.features)).toHaveLength(25);
+      expect(Object.keys(me.features)).toHaveLength(26);
       expect(me.rateLimit).toEqual({ limit: 120, windowSeconds: 60 });
       expect(response.headers['x-ratelimit-limit']).toBe('120');
       expect(response.headers['x-ratelimit-remaining']).toBe('119');

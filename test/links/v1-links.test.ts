@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { addVerifiedDomain } from '../helpers/domains.js';
 import { BASE_URL, type HostedHarness, startHosted } from '../helpers/hosted.js';
 import { storeKinds } from '../helpers/stores.js';
 
@@ -31,8 +32,11 @@ for (const kind of storeKinds) {
     let otherKey: string;
     beforeAll(async () => {
       h = await startHosted(kind);
-      key = (await h.org('legend')).apiKey;
+      const org = await h.org('legend');
+      key = org.apiKey;
       otherKey = (await h.org('legend')).apiKey;
+      await addVerifiedDomain(h.testStore.store, org.orgId, 'go.brand-a.example');
+      await addVerifiedDomain(h.testStore.store, org.orgId, 'go.brand-b.example');
     });
     afterAll(async () => h?.close());
 

@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { addVerifiedDomain } from '../helpers/domains.js';
 import { type HostedHarness, startHosted } from '../helpers/hosted.js';
 import { storeKinds } from '../helpers/stores.js';
 import { UA } from '../helpers/user-agents.js';
@@ -9,7 +10,9 @@ for (const kind of storeKinds) {
     let key: string;
     beforeAll(async () => {
       h = await startHosted(kind);
-      key = (await h.org('legend')).apiKey;
+      const org = await h.org('legend');
+      key = org.apiKey;
+      await addVerifiedDomain(h.testStore.store, org.orgId, 'go.brand.example');
     });
     afterAll(async () => h?.close());
 

@@ -3,6 +3,7 @@ import pino from 'pino';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { parseConfig } from '../../src/config.js';
 import { type Composed, composeHosted } from '../../src/main.js';
+import { addVerifiedDomain } from '../helpers/domains.js';
 import { storeKinds, type TestStore } from '../helpers/stores.js';
 import { UA } from '../helpers/user-agents.js';
 
@@ -39,8 +40,11 @@ for (const kind of storeKinds) {
           link('l2', '', 'old', 'https://example.com/archived', true),
           link('l3', 'links.brand.example', 'yt', 'https://brand.example/custom'),
           link('l4', 'links.brand.example', 'only-custom', 'https://brand.example/only'),
+          // No domain row for this hostname (removed by hand, or lost to a race with a delete).
+          link('l5', 'legacy.brand.example', 'kept', 'https://brand.example/kept'),
         ])
         .execute();
+      await addVerifiedDomain(testStore.store, 'org-1', 'links.brand.example');
       composed = await composeHosted(
         parseConfig({ BASE_URL: 'https://lnk.example' }, 'hosted'),
         testStore.store,
@@ -87,6 +91,20 @@ for (const kind of storeKinds) {
       const response = await visit('/only-custom', 'lnk.example');
       expect(response.statusCode).toBe(404);
       expect(response.headers['content-type']).toMatch(/^text\/html/);
+    });
+
+    it('a link on a hostname without a verified domain keeps redirecting there (permanence)', async () => {
+      const response = await visit('/kept', 'legacy.brand.example');
+      expect(response.statusCode).toBe(302);
+      expect(response.headers.location).toBe('https://brand.example/kept');
+    });
+
+    it('any other Host (an IP, a name no organization verified) gets the default host’s links', async () => {
+      for (const host of ['127.0.0.1:3000', '[::1]', 'unverified.example', 'LNK.example']) {
+        const response = await visit('/yt', host);
+        expect(response.headers.location, host).toBe('https://www.youtube.com/watch?v=dQw4w9WgXcQ');
+        expect((await visit('/only-custom', host)).statusCode, host).toBe(404);
+      }
     });
 
     it('GET /health answers ok', async () => {

@@ -3,6 +3,7 @@ import pino from 'pino';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { parseConfig } from '../../src/config.js';
 import { type Composed, composeHosted } from '../../src/main.js';
+import { addVerifiedDomain } from '../helpers/domains.js';
 import { BASE_URL, type HostedHarness, startHosted } from '../helpers/hosted.js';
 import { redisSkipReason, redisUrl } from '../helpers/redis.js';
 import { postgresKind } from '../helpers/stores.js';
@@ -61,7 +62,8 @@ describe.skipIf(skip !== null)('two hosted instances sharing PostgreSQL and Redi
   });
 
   it('a custom hostname created through one instance resolves on the other', async () => {
-    const { apiKey } = await first.org('legend');
+    const { apiKey, orgId } = await first.org('legend');
+    await addVerifiedDomain(first.testStore.store, orgId, 'go.multi.example');
     await first.v1(apiKey, {
       method: 'POST',
       url: '/v1/links',

@@ -4,6 +4,7 @@ import { createAnalyticsRepo } from '../../src/analytics/repo.js';
 import { DAY_MS } from '../../src/analytics/rollups.js';
 import type { Link } from '../../src/links/schema.js';
 import { FakeSocialProvider } from '../fakes/social-provider.js';
+import { addVerifiedDomain } from '../helpers/domains.js';
 import type { DashboardServer } from './harness.js';
 
 /**
@@ -71,15 +72,25 @@ export async function seedDemo(server: DashboardServer, fake?: FakeSocialProvide
   });
   const { apiKey } = await server.accounts.mintApiKey(orgId);
   const v1 = async <T = { id: string }>(method: string, path: string, body?: unknown): Promise<T> => {
-    const response = await fetch(`${server.url}/v1${path}`, {
-      method,
-      headers: { authorization: `Bearer ${apiKey}`, 'content-type': 'application/json' },
-      body: body === undefined ? undefined : JSON.stringify(body),
+    const send = () =>
+      fetch(`${server.url}/v1${path}`, {
+        method,
+        headers: { authorization: `Bearer ${apiKey}`, 'content-type': 'application/json' },
+        body: body === undefined ? undefined : JSON.stringify(body),
+      });
+    // seedTraffic holds this (the server's) thread for seconds on a loaded machine; the kept-alive socket the
+    // next call reuses can be reset by then (ECONNRESET before any answer). Such a call was never served:
+    // send it once more on a fresh socket.
+    const response = await send().catch((error: unknown) => {
+      if ((error as { cause?: { code?: string } }).cause?.code !== 'ECONNRESET') throw error;
+      return send();
     });
     if (!response.ok) throw new Error(`${method} ${path}: ${response.status} ${await response.text()}`);
     return (await response.json()) as T;
   };
 
+  await addVerifiedDomain(server.testStore.store, orgId, 'go.nightowl.studio');
+  await v1('POST', '/domains', { hostname: 'links.nightowl.studio' });
   const music = await v1('POST', '/folders', { name: 'Music' });
   await v1('POST', '/folders', { name: 'Merch' });
   const pixel = await v1('POST', '/pixels', { type: 'meta', pixelId: '123456789012345', name: 'Meta ads' });

@@ -236,7 +236,7 @@ describe.skipIf(browserSkipReason !== null)('dashboard: API keys, webhooks and p
     await page.goto(`${dash.server.url}/#/settings`);
     await expect.poll(() => page.locator('.compare-lede').textContent()).toContain('the top plan');
     await expect.poll(() => page.locator('.plan-table tr.unlock').count()).toBe(0);
-    await expect.poll(() => page.locator('.feature-chips li').count()).toBe(25);
+    await expect.poll(() => page.locator('.feature-chips li').count()).toBe(26);
     await shot(page, 'settings-legend');
     await context.close();
   });

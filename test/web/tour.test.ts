@@ -32,6 +32,7 @@ const PAGES = (demo: Demo): [name: string, hash: string][] => {
     ['link-edit', `/links/${video}`],
     ['link-analytics', `/links/${single}/analytics`],
     ['analytics', '/analytics'],
+    ['domains', '/domains'],
     ['bio', '/bio'],
     ['media-kit', '/media-kit'],
     ['audience', '/audience'],

@@ -10,6 +10,7 @@ import { AutomationsPage } from './pages/automations/AutomationsPage';
 import { SocialCallback } from './pages/automations/SocialCallback';
 import { BioEditorPage } from './pages/bio/BioEditorPage';
 import { MediaKitPage } from './pages/bio/MediaKitPage';
+import { DomainsPage } from './pages/domains/DomainsPage';
 import { LandingPage } from './pages/LandingPage';
 import { LinkEditorPage } from './pages/links/LinkEditorPage';
 import { LinksPage } from './pages/links/LinksPage';
@@ -30,6 +31,7 @@ const ROUTES: [string, Page][] = [
   ['/links/:id/analytics', LinkAnalyticsPage],
   ['/links/:id', LinkEditorPage],
   ['/analytics', AnalyticsPage],
+  ['/domains', DomainsPage],
   ['/bio', BioEditorPage],
   ['/media-kit', MediaKitPage],
   ['/audience', AudiencePage],
@@ -43,6 +45,7 @@ const ROUTES: [string, Page][] = [
 const NAV: { path: string; label: string; feature?: Feature; group: string }[] = [
   { path: '/links', label: 'Links', group: 'Links' },
   { path: '/analytics', label: 'Analytics', group: 'Links' },
+  { path: '/domains', label: 'Domains', group: 'Links' },
   { path: '/bio', label: 'Bio page', group: 'Creator' },
   { path: '/media-kit', label: 'Media kit', group: 'Creator' },
   { path: '/audience', label: 'Audience', group: 'Creator' },

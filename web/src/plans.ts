@@ -30,6 +30,7 @@ export const FEATURE_NAMES: Record<Feature, string> = {
   bioCustomTheme: 'Custom bio theme',
   mediaKit: 'Media kit',
   dmAutomations: 'Instagram DM automations',
+  customDomains: 'Custom domains',
 };
 
 /** The lowest tier that includes `feature`. */

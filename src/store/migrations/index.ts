@@ -12,6 +12,7 @@ import * as bio from './010-bio.js';
 import * as audience from './011-audience.js';
 import * as clickBlocks from './012-click-blocks.js';
 import * as clickBatches from './013-click-batches.js';
+import * as domains from './014-domains.js';
 
 /**
  * One ordered set of migrations for both dialects, listed in code (not read from a folder) so the
@@ -31,6 +32,7 @@ const migrations: Record<string, Migration> = {
   '011-audience': audience,
   '012-click-blocks': clickBlocks,
   '013-click-batches': clickBatches,
+  '014-domains': domains,
 };
 
 export const migrationProvider: MigrationProvider = {

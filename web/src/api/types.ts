@@ -9,6 +9,7 @@ import type { Contact, ContactDetail } from '../../../src/audience/service.js';
 import type { BioPage, BioStats, Block, Theme } from '../../../src/bio/schema.js';
 import type { Segment, SegmentFilter } from '../../../src/broadcasts/segments.js';
 import type { Broadcast } from '../../../src/broadcasts/service.js';
+import type { Domain } from '../../../src/domains/schema.js';
 import type { Folder } from '../../../src/folders/folders.js';
 import type { Preview } from '../../../src/links/preview.js';
 import type {
@@ -39,6 +40,7 @@ export type {
   ContactDetail,
   CreatedWebhook,
   CreateLinkInput,
+  Domain,
   Feature,
   Features,
   Folder,

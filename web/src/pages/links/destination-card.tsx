@@ -1,6 +1,8 @@
+import type { Domain } from '../../api/types';
 import { UpgradeNotice } from '../../components/gate';
-import { Card, TextField } from '../../components/ui';
+import { Card, SelectField, TextField } from '../../components/ui';
 import { useAuthed } from '../../session';
+import { useApi } from '../../use-api';
 import type { EditorCardProps } from './form';
 import { UrlField } from './inputs';
 
@@ -45,15 +47,64 @@ export function DestinationCard({ form, update, errors, creating }: EditorCardPr
             <UpgradeNotice feature="customSlugs" compact />
           </div>
         )}
-        <TextField
-          label="Custom domain"
+        <DomainField
           value={form.hostname}
           error={errors.of('hostname')}
-          placeholder="links.example.com"
-          hint="Blank uses the default linkhop address."
-          onChange={(event) => update({ hostname: event.target.value })}
+          onChange={(hostname) => update({ hostname })}
         />
       </div>
     </Card>
+  );
+}
+
+/**
+ * The link's hostname: the default address or one of the organization's verified domains (the server
+ * refuses any other with `unknown_domain`). A hostname the link already has stays on offer, verified or not.
+ */
+function DomainField({
+  value,
+  error,
+  onChange,
+}: {
+  value: string;
+  error: string | undefined;
+  onChange: (hostname: string) => void;
+}) {
+  const { features } = useAuthed();
+  const domains = useApi<{ domains: Domain[] }>('/domains');
+  const verified = (domains.data?.domains ?? []).filter((domain) => domain.verified).map((d) => d.hostname);
+  const options = value && !verified.includes(value) ? [value, ...verified] : verified;
+  if (!features.customDomains && value === '') {
+    return (
+      <div className="field">
+        <span className="label">Domain</span>
+        <p className="hint">Links use the default linkhop address.</p>
+        <UpgradeNotice feature="customDomains" compact />
+      </div>
+    );
+  }
+  return (
+    <SelectField
+      label="Domain"
+      value={value}
+      error={error}
+      hint={
+        options.length === 0 ? (
+          <>
+            No verified domain yet: <a href="#/domains">add one under Domains</a>.
+          </>
+        ) : (
+          'Only verified domains are offered; add more under Domains.'
+        )
+      }
+      onChange={(event) => onChange(event.target.value)}
+    >
+      <option value="">Default linkhop address</option>
+      {options.map((hostname) => (
+        <option key={hostname} value={hostname}>
+          {hostname}
+        </option>
+      ))}
+    </SelectField>
   );
 }

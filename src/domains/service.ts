@@ -1,0 +1,179 @@
+import type { OrgContext } from '../accounts/service.js';
+import { type AppError, appError, featureError } from '../errors.js';
+import type { Store } from '../store/database.js';
+import { isUniqueViolation } from '../store/database.js';
+import type { DomainTable } from '../store/migrations/014-domains.js';
+import type { TxtLookup } from './dns-txt.js';
+import { isServiceHost, normalizeHostname } from './hostnames.js';
+import type { Domain } from './schema.js';
+
+export interface DomainServiceDeps {
+  store: Store;
+  baseUrl: string;
+  lookupTxt: TxtLookup;
+  now: () => Date;
+  uuid: () => string;
+  randomToken: () => string;
+}
+
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+const recordName = (hostname: string) => `_linkhop.${hostname}`;
+const recordValue = (token: string) => `linkhop-verify=${token}`;
+
+function present(row: DomainTable): Domain {
+  return {
+    id: row.id,
+    hostname: row.hostname,
+    verified: row.verified_at !== null,
+    verification: { type: 'TXT', name: recordName(row.hostname), value: recordValue(row.token) },
+    createdAt: row.created_at,
+    verifiedAt: row.verified_at,
+  };
+}
+
+function hostnameError(message: string): AppError {
+  return appError('invalid_body', message, { issues: [{ code: 'custom', path: ['hostname'], message }] });
+}
+
+export function createDomainService(deps: DomainServiceDeps) {
+  const { db } = deps.store;
+  const requireDomains = (ctx: OrgContext) => {
+    if (!ctx.features.customDomains) throw featureError('customDomains');
+  };
+  const find = async (ctx: OrgContext, id: string) => {
+    // Ids are UUIDs: anything else names no domain, and never reaches the database.
+    if (!UUID.test(id)) throw appError('not_found', 'No such domain');
+    const row = await db
+      .selectFrom('domains')
+      .selectAll()
+      .where('org_id', '=', ctx.orgId)
+      .where('id', '=', id)
+      .executeTakeFirst();
+    if (!row) throw appError('not_found', 'No such domain');
+    return row;
+  };
+  /** True when an organization other than `orgId` has verified `hostname`. */
+  const takenElsewhere = async (orgId: string, hostname: string) => {
+    const row = await db
+      .selectFrom('domains')
+      .select('id')
+      .where('hostname', '=', hostname)
+      .where('verified_at', 'is not', null)
+      .where('org_id', '!=', orgId)
+      .executeTakeFirst();
+    return row !== undefined;
+  };
+
+  return {
+    /** Adds a hostname, unverified, with the TXT record that will prove it. */
+    async create(ctx: OrgContext, input: string): Promise<Domain> {
+      requireDomains(ctx);
+      const normalized = normalizeHostname(input);
+      if ('problem' in normalized) throw hostnameError(normalized.problem);
+      const { hostname } = normalized;
+      if (isServiceHost(hostname, deps.baseUrl)) {
+        throw hostnameError('hostname cannot be the service’s own host or a name under it');
+      }
+      if (await takenElsewhere(ctx.orgId, hostname)) throw appError('domain_taken');
+      const row: DomainTable = {
+        id: deps.uuid(),
+        org_id: ctx.orgId,
+        hostname,
+        token: deps.randomToken(),
+        verified_at: null,
+        created_at: deps.now().toISOString(),
+      };
+      try {
+        await db.insertInto('domains').values(row).execute();
+      } catch (error) {
+        if (isUniqueViolation(error)) {
+          throw appError('domain_taken', 'This organization has already added this hostname');
+        }
+        throw error;
+      }
+      return present(row);
+    },
+
+    async list(ctx: OrgContext): Promise<Domain[]> {
+      const rows = await db
+        .selectFrom('domains')
+        .selectAll()
+        .where('org_id', '=', ctx.orgId)
+        .orderBy('created_at')
+        .orderBy('hostname')
+        .execute();
+      return rows.map(present);
+    },
+
+    /** Looks the TXT record up now; verified once it carries the value, for good. */
+    async verify(ctx: OrgContext, id: string): Promise<Domain> {
+      requireDomains(ctx);
+      const row = await find(ctx, id);
+      if (row.verified_at !== null) return present(row);
+      if (await takenElsewhere(ctx.orgId, row.hostname)) throw appError('domain_taken');
+      const expected = { type: 'TXT', name: recordName(row.hostname), value: recordValue(row.token) };
+      const { found, failure } = await deps.lookupTxt(expected.name);
+      if (!found.includes(expected.value)) {
+        const message = failure
+          ? `The DNS lookup of ${expected.name} failed (${failure}); try again in a few minutes`
+          : found.length === 0
+            ? `No TXT record at ${expected.name} yet; DNS changes can take a while to appear`
+            : `The TXT records at ${expected.name} do not include ${expected.value}`;
+        throw appError('domain_unverified', message, { expected, found });
+      }
+      const verifiedAt = deps.now().toISOString();
+      try {
+        await db
+          .updateTable('domains')
+          .set({ verified_at: verifiedAt })
+          .where('id', '=', id)
+          .where('org_id', '=', ctx.orgId)
+          .execute();
+      } catch (error) {
+        // Another organization verified the same name a moment earlier.
+        if (isUniqueViolation(error)) throw appError('domain_taken');
+        throw error;
+      }
+      return present({ ...row, verified_at: verifiedAt });
+    },
+
+    /**
+     * Refused while any link is on the hostname, archived ones too (they keep redirecting). No plan gate:
+     * a downgrade can still tidy up.
+     */
+    async remove(ctx: OrgContext, id: string): Promise<{ deleted: true }> {
+      const row = await find(ctx, id);
+      if (row.verified_at !== null) {
+        const used = await db
+          .selectFrom('links')
+          .select((eb) => eb.fn.countAll<number>().as('count'))
+          .where('host', '=', row.hostname)
+          .executeTakeFirstOrThrow();
+        const links = Number(used.count);
+        if (links > 0) {
+          throw appError(
+            'domain_in_use',
+            `${links} link(s) use ${row.hostname}; move them to another hostname first`,
+            {
+              links,
+            },
+          );
+        }
+      }
+      await db.deleteFrom('domains').where('id', '=', id).where('org_id', '=', ctx.orgId).execute();
+      return { deleted: true };
+    },
+
+    /** Every verified hostname: the custom hosts the redirect answers on. */
+    async verifiedHosts(): Promise<string[]> {
+      const rows = await db
+        .selectFrom('domains')
+        .select('hostname')
+        .where('verified_at', 'is not', null)
+        .execute();
+      return rows.map((row) => row.hostname);
+    },
+  };
+}
+
+export type DomainService = ReturnType<typeof createDomainService>;
