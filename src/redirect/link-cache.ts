@@ -33,10 +33,21 @@ export interface HostedLinkCache {
   set(entry: HostedLinkEntry): void;
   /** Drops (host, slug) here and, through Redis pub/sub, in every other instance. */
   invalidate(host: string, slug: string): void;
+  /**
+   * Drops every link of the organization, here and in every other instance: for changes that reach all of
+   * its links at once (a pixel deleted, a plan change altering branding, pixels and the fallback).
+   */
+  invalidateOrganization(orgId: string): void;
   close(): Promise<void>;
 }
 
 export const INVALIDATION_CHANNEL = 'linkhop:links:invalidate';
+export const ORG_INVALIDATION_CHANNEL = 'linkhop:orgs:invalidate';
+
+/** Tells every instance to drop an organization's links; for processes without a cache (the CLI). */
+export async function publishOrganizationInvalidation(publisher: Redis, orgId: string): Promise<void> {
+  await publisher.publish(ORG_INVALIDATION_CHANNEL, orgId);
+}
 
 export interface HostedLinkCacheOptions {
   capacity: number;
@@ -64,11 +75,13 @@ export async function createHostedLinkCache(options: HostedLinkCacheOptions): Pr
     const newline = key.indexOf('\n');
     if (newline > 0) customHosts.add(key.slice(0, newline));
   };
+  const forgetOrganization = (orgId: string) => entries.deleteWhere((_key, hit) => hit.entry.orgId === orgId);
   const redis = options.redis;
   if (redis) {
-    await redis.subscriber.subscribe(INVALIDATION_CHANNEL);
+    await redis.subscriber.subscribe(INVALIDATION_CHANNEL, ORG_INVALIDATION_CHANNEL);
     redis.subscriber.on('message', (channel: string, key: string) => {
       if (channel === INVALIDATION_CHANNEL) forget(key);
+      else if (channel === ORG_INVALIDATION_CHANNEL) forgetOrganization(key);
     });
   }
   return {
@@ -98,8 +111,17 @@ export async function createHostedLinkCache(options: HostedLinkCacheOptions): Pr
         // A lost message is bounded by the TTL; the local entry is already gone.
       });
     },
+    invalidateOrganization(orgId) {
+      forgetOrganization(orgId);
+      redis?.publisher.publish(ORG_INVALIDATION_CHANNEL, orgId).catch(() => {
+        // As for a single link: a lost message is bounded by the TTL.
+      });
+    },
     async close() {
-      if (redis) await redis.subscriber.unsubscribe(INVALIDATION_CHANNEL).catch(() => undefined);
+      if (redis)
+        await redis.subscriber
+          .unsubscribe(INVALIDATION_CHANNEL, ORG_INVALIDATION_CHANNEL)
+          .catch(() => undefined);
     },
   };
 }
