@@ -131,10 +131,10 @@ describe.skipIf(skip !== null)(
         url: 'https://www.youtube.com/watch?v=dQw4w9WgXcQ',
         pixelIds: [pixel.id],
       });
-      const escape = () => visitB(`/${link.slug}`, UA.instagramAndroid);
-      expect((await escape()).body).toContain('"pixelId":"123456789012345"');
+      const escapePage = () => visitB(`/${link.slug}`, UA.instagramAndroid);
+      expect((await escapePage()).body).toContain('"pixelId":"123456789012345"');
       expect((await call('DELETE', `/v1/pixels/${pixel.id}`)).statusCode).toBe(200);
-      expect(await withinOneSecond(escape, (reply) => !reply.body.includes('123456789012345'))).toBe(true);
+      expect(await withinOneSecond(escapePage, (reply) => !reply.body.includes('123456789012345'))).toBe(true);
     });
 
     it('a plan change from the CLI (linkhop org set-tier): the downgraded plan injects no pixels', async () => {
@@ -153,8 +153,8 @@ describe.skipIf(skip !== null)(
           payload: { url: 'https://www.youtube.com/watch?v=dQw4w9WgXcQ', pixelIds: [pixel.id] },
         })
       ).json();
-      const escape = () => visitB(`/${link.slug}`, UA.instagramAndroid);
-      expect((await escape()).body).toContain('GTM-COH123');
+      const escapePage = () => visitB(`/${link.slug}`, UA.instagramAndroid);
+      expect((await escapePage()).body).toContain('GTM-COH123');
       // What `linkhop org set-tier` runs: the accounts service of a separate process, with the CLI's publisher.
       const cli = createAccountService({
         repo: createAccountRepo(a.testStore.store),
@@ -163,7 +163,7 @@ describe.skipIf(skip !== null)(
         onPlanChange: planChangePublisher(redisUrl ?? ''),
       });
       await cli.setTier(org.orgId, 'sidekick');
-      expect(await withinOneSecond(escape, (reply) => !reply.body.includes('GTM-COH123'))).toBe(true);
+      expect(await withinOneSecond(escapePage, (reply) => !reply.body.includes('GTM-COH123'))).toBe(true);
     });
 
     it('a preview (OG) change: the rich fallback page shows the new title', async () => {
