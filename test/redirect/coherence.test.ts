@@ -134,7 +134,9 @@ describe.skipIf(skip !== null)(
       const escapePage = () => visitB(`/${link.slug}`, UA.instagramAndroid);
       expect((await escapePage()).body).toContain('"pixelId":"123456789012345"');
       expect((await call('DELETE', `/v1/pixels/${pixel.id}`)).statusCode).toBe(200);
-      expect(await withinOneSecond(escapePage, (reply) => !reply.body.includes('123456789012345'))).toBe(true);
+      expect(await withinOneSecond(escapePage, (reply) => !reply.body.includes('123456789012345'))).toBe(
+        true,
+      );
     });
 
     it('a plan change from the CLI (linkhop org set-tier): the downgraded plan injects no pixels', async () => {
