@@ -186,5 +186,30 @@ describe.skipIf(skip !== null)(
       expect((await save('Second title')).statusCode).toBe(200);
       expect((await visitB(`/@${handle}`)).body).toContain('Second title');
     });
+
+    it('a media-kit edit: the kit page is not cached, so unpublishing is seen at once', async () => {
+      const signup = await a.app.inject({
+        method: 'POST',
+        url: '/api/auth/signup',
+        headers: { 'content-type': 'application/json' },
+        payload: { email: `kit-${randomUUID()}@example.com`, password: 'password1', orgName: 'Kit Org' },
+      });
+      await a.accounts.setTier(signup.json().org.id, 'legend');
+      const cookie = String(signup.headers['set-cookie']).split(';')[0] ?? '';
+      const put = (url: string, payload: object) =>
+        a.app.inject({
+          method: 'PUT',
+          url,
+          headers: { cookie, 'content-type': 'application/json' },
+          payload,
+        });
+      const handle = `kit${randomUUID().slice(0, 8)}`;
+      expect((await put('/api/bio', { handle, title: 'Kit page', published: true })).statusCode).toBe(200);
+      expect((await put('/api/media-kit', { published: true, show: { taps: true } })).statusCode).toBe(200);
+      const page = () => visitB(`/@${handle}/media-kit`);
+      expect((await page()).statusCode).toBe(200);
+      expect((await put('/api/media-kit', { published: false })).statusCode).toBe(200);
+      expect((await page()).statusCode).toBe(404);
+    });
   },
 );
