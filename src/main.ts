@@ -68,7 +68,7 @@ import { openRedisClients } from './store/redis-clients.js';
 import type { RedisHealth } from './store/redis-health.js';
 import type { WebhookEvent } from './webhooks/schema.js';
 import { createSecretBox } from './webhooks/secret-box.js';
-import { createWebhookService } from './webhooks/service.js';
+import { createWebhookService, type EventOutbox } from './webhooks/service.js';
 import { createDeliveryWorker } from './webhooks/worker.js';
 
 /**
@@ -172,7 +172,9 @@ export async function composeHosted(
     allowPrivate: config.allowPrivateWebhookTargets,
   });
   const deliveries = createDeliveryWorker({ store, fetcher, secretBox, now: () => new Date(), logger });
-  // Queues the event and nudges the worker; a webhook problem never fails the call that caused it.
+  // Link and contact events are queued in the transaction of their change (the outbox, src/webhooks).
+  const events: EventOutbox = { emitIn: webhooks.emitIn, nudge: () => deliveries.nudge() };
+  // The app.* outcome events still queue after their write; a webhook problem never fails that call.
   const emitEvent = async (orgId: string, event: WebhookEvent, data: unknown): Promise<void> => {
     try {
       if ((await webhooks.emit(orgId, event, data)) > 0) deliveries.nudge();
@@ -186,7 +188,7 @@ export async function composeHosted(
     now: () => new Date(),
     uuid: randomUUID,
     flagsOff: config.flagsOff,
-    emit: (orgId, data) => emitEvent(orgId, 'contact.captured', data),
+    events,
   });
   const segments = createSegmentService({
     store,
@@ -245,7 +247,7 @@ export async function composeHosted(
     uuid: randomUUID,
     randomBytes: (size) => randomBytes(size),
     invalidate: (host, slug) => cache.invalidate(host, slug),
-    emit: (orgId, event, link) => emitEvent(orgId, event, link),
+    events,
     reapplyLinkCap: async (ctx) => {
       await accounts.reapplyLinkCap(ctx.orgId, ctx.tier);
     },
@@ -343,7 +345,12 @@ export async function composeHosted(
     links,
     folders: createFolderService({ store, now: () => new Date(), uuid: randomUUID }),
     domains,
-    pixels: createPixelService({ store, now: () => new Date(), uuid: randomUUID }),
+    pixels: createPixelService({
+      store,
+      now: () => new Date(),
+      uuid: randomUUID,
+      invalidateOrganization: (orgId) => cache.invalidateOrganization(orgId),
+    }),
     receipts: createReceiptService({
       links,
       privateKey: await loadReceiptKey(store, config.receiptSigningKey, () => new Date()),

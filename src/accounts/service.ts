@@ -19,6 +19,11 @@ export interface AccountServiceDeps {
   repo: AccountRepo;
   now: () => Date;
   uuid: () => string;
+  /**
+   * After a plan change: the redirect caches branding, pixels and the fallback by plan, so every
+   * instance must drop the organization's links (the CLI publishes this through Redis).
+   */
+  onPlanChange?: (orgId: string) => Promise<void>;
 }
 
 export function createAccountService(deps: AccountServiceDeps) {
@@ -82,6 +87,7 @@ export function createAccountService(deps: AccountServiceDeps) {
     async setTier(orgId: string, tier: Tier) {
       if (!(await repo.setTier(orgId, tier))) throw appError('not_found', `No organization ${orgId}`);
       const readOnlyLinks = await repo.applyLinkCap(orgId, LINK_CAPS[tier]);
+      await deps.onPlanChange?.(orgId);
       return { orgId, tier, readOnlyLinks };
     },
 

@@ -1,9 +1,12 @@
+import type { Transaction } from 'kysely';
 import { hasFeature, isTier } from '../accounts/plans.js';
 import type { OrgContext } from '../accounts/service.js';
 import { appError } from '../errors.js';
 import type { Store } from '../store/database.js';
 import { isUniqueViolation } from '../store/database.js';
 import type { RecipientStatus } from '../store/migrations/011-audience.js';
+import type { Database } from '../store/schema.js';
+import type { EventOutbox } from '../webhooks/service.js';
 import { audienceCsv } from './csv.js';
 import { audienceDb } from './db.js';
 
@@ -54,11 +57,8 @@ export interface AudienceServiceDeps {
   now: () => Date;
   uuid: () => string;
   flagsOff: ReadonlySet<string>;
-  /** contact.captured to the organization's webhooks; never throws (main.ts's emitEvent). */
-  emit: (
-    orgId: string,
-    data: { email: string; sourceSlug: string; country: string | null; createdAt: string },
-  ) => Promise<void>;
+  /** contact.captured to the organization's webhooks, queued in the transaction that stores the contact. */
+  events: EventOutbox;
 }
 
 type ContactRow = {
@@ -112,26 +112,36 @@ export function createAudienceService(deps: AudienceServiceDeps) {
       if (!link || Number(link.capture_emails) !== 1) return false;
       if (!isTier(link.tier) || !hasFeature(link.tier, 'audienceCapture')) return false;
       const createdAt = deps.now().toISOString();
+      let queued = 0;
       try {
-        await db
-          .insertInto('contacts')
-          .values({
-            id: deps.uuid(),
-            org_id: link.org_id,
-            email,
-            consent_text: consentText(link.name),
-            source_slug: input.slug,
-            source_link_id: link.id,
-            country: input.country,
-            unsubscribed_at: null,
-            created_at: createdAt,
-          })
-          .execute();
+        await db.transaction().execute(async (trx) => {
+          await trx
+            .insertInto('contacts')
+            .values({
+              id: deps.uuid(),
+              org_id: link.org_id,
+              email,
+              consent_text: consentText(link.name),
+              source_slug: input.slug,
+              source_link_id: link.id,
+              country: input.country,
+              unsubscribed_at: null,
+              created_at: createdAt,
+            })
+            .execute();
+          const data = { email, sourceSlug: input.slug, country: input.country, createdAt };
+          queued = await deps.events.emitIn(
+            trx as unknown as Transaction<Database>,
+            link.org_id,
+            'contact.captured',
+            data,
+          );
+        });
       } catch (error) {
         if (isUniqueViolation(error)) return false; // a repeat email: silent, fires nothing
         throw error;
       }
-      await deps.emit(link.org_id, { email, sourceSlug: input.slug, country: input.country, createdAt });
+      if (queued > 0) deps.events.nudge();
       return true;
     },
 

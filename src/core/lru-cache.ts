@@ -53,6 +53,18 @@ export class LruCache<K, V> {
     return this.#entries.delete(key);
   }
 
+  /** Deletes every entry `drop` picks (a whole organization's links); returns how many went. */
+  deleteWhere(drop: (key: K, value: V) => boolean): number {
+    let deleted = 0;
+    for (const [key, slot] of this.#entries) {
+      if (drop(key, slot.value)) {
+        this.#entries.delete(key);
+        deleted++;
+      }
+    }
+    return deleted;
+  }
+
   clear(): void {
     this.#entries.clear();
   }

@@ -126,7 +126,9 @@ export function createPreviewService(deps: PreviewDeps) {
         description: body.description ?? null,
         image: body.image ?? null,
       };
-      return save(link.id, { source: 'custom', custom });
+      const preview = await save(link.id, { source: 'custom', custom });
+      deps.onChange(link);
+      return preview;
     },
     async clearCustom(ctx: OrgContext, linkId: string): Promise<Preview> {
       const link = await deps.links.get(ctx, linkId);

@@ -132,16 +132,20 @@ async function writeAssignments(trx: Transaction<Database>, link: LinkRecord): P
   }
 }
 
+/** More work in the same transaction as a link write (its webhook events' outbox rows). */
+export type WithinWrite = (trx: Transaction<Database>) => Promise<unknown>;
+
 /** Every query takes the organization: no caller can forget the tenant. */
 export function createLinkRepo(store: Store) {
   const { db } = store;
   return {
-    /** False when (host, slug) is taken. */
-    async insert(link: LinkRecord): Promise<boolean> {
+    /** False when (host, slug) is taken; `within` runs in the same transaction, after the write. */
+    async insert(link: LinkRecord, within?: WithinWrite): Promise<boolean> {
       try {
         await db.transaction().execute(async (trx) => {
           await trx.insertInto('links').values(toColumns(link)).execute();
           await writeAssignments(trx, link);
+          await within?.(trx);
         });
         return true;
       } catch (error) {
@@ -150,8 +154,8 @@ export function createLinkRepo(store: Store) {
       }
     },
 
-    /** Writes the whole record back; false when (host, slug) is taken. */
-    async update(link: LinkRecord): Promise<boolean> {
+    /** Writes the whole record back; false when (host, slug) is taken. `within` as for insert. */
+    async update(link: LinkRecord, within?: WithinWrite): Promise<boolean> {
       try {
         await db.transaction().execute(async (trx) => {
           const { id, org_id, created_at, ...columns } = toColumns(link);
@@ -162,6 +166,7 @@ export function createLinkRepo(store: Store) {
             .where('org_id', '=', org_id)
             .execute();
           await writeAssignments(trx, link);
+          await within?.(trx);
         });
         return true;
       } catch (error) {

@@ -6,7 +6,8 @@ import type { PlatformTable } from '../core/platforms/index.js';
 import type { RandomBytes } from '../core/slugs.js';
 import { generateSlug } from '../core/slugs.js';
 import { type AppError, appError, featureError } from '../errors.js';
-import type { LinkRecord, LinkRepo } from './repo.js';
+import type { EventOutbox } from '../webhooks/service.js';
+import type { LinkRecord, LinkRepo, WithinWrite } from './repo.js';
 import type { CreateLinkInput, Link, LinkListFilter, UpdateLinkInput } from './schema.js';
 
 const GENERATED_SLUG_LENGTH = 7;
@@ -23,8 +24,8 @@ export interface LinkServiceDeps {
   randomBytes: RandomBytes;
   /** Drops the compiled link served at (host, slug) from every instance's cache. */
   invalidate: (host: string, slug: string) => void;
-  /** Records an outbound event; called after the write is durable. */
-  emit: (orgId: string, event: LinkEvent, link: Link) => Promise<void>;
+  /** Outbound events: their outbox rows are written in the transaction of the link write. */
+  events: EventOutbox;
   /** After archiving, freed slots unlock read-only links oldest first. */
   reapplyLinkCap: (ctx: OrgContext) => Promise<void>;
 }
@@ -135,14 +136,35 @@ export function createLinkService(deps: LinkServiceDeps) {
     return next;
   }
 
-  async function insertWithSlug(record: LinkRecord, custom: boolean): Promise<LinkRecord> {
+  /**
+   * Writes with `event` queued in the same transaction, then wakes the worker: the link and its event
+   * commit together or not at all (a failing fan-out fails the call and rolls the change back).
+   */
+  async function writeWithEvent(
+    ctx: OrgContext,
+    write: (within: WithinWrite) => Promise<boolean>,
+    event: LinkEvent,
+    record: LinkRecord,
+  ): Promise<boolean> {
+    let queued = 0;
+    const written = await write(async (trx) => {
+      queued = await deps.events.emitIn(trx, ctx.orgId, event, present(ctx, record));
+    });
+    if (written && queued > 0) deps.events.nudge();
+    return written;
+  }
+
+  const insertWithEvent = (ctx: OrgContext, record: LinkRecord) =>
+    writeWithEvent(ctx, (within) => repo.insert(record, within), 'link.created', record);
+
+  async function insertWithSlug(ctx: OrgContext, record: LinkRecord, custom: boolean): Promise<LinkRecord> {
     if (custom) {
-      if (!(await repo.insert(record))) throw appError('slug_taken');
+      if (!(await insertWithEvent(ctx, record))) throw appError('slug_taken');
       return record;
     }
     for (let attempt = 0; attempt < GENERATION_ATTEMPTS; attempt++) {
       const candidate = { ...record, slug: generateSlug(GENERATED_SLUG_LENGTH, deps.randomBytes) };
-      if (await repo.insert(candidate)) return candidate;
+      if (await insertWithEvent(ctx, candidate)) return candidate;
     }
     throw new Error('Could not generate a free slug');
   }
@@ -182,11 +204,9 @@ export function createLinkService(deps: LinkServiceDeps) {
         createdAt: now,
         updatedAt: now,
       };
-      const record = await insertWithSlug(await apply(empty, input), input.slug !== undefined);
+      const record = await insertWithSlug(ctx, await apply(empty, input), input.slug !== undefined);
       deps.invalidate(record.host, record.slug);
-      const link = present(ctx, record);
-      await deps.emit(ctx.orgId, 'link.created', link);
-      return link;
+      return present(ctx, record);
     },
 
     async get(ctx: OrgContext, id: string): Promise<Link> {
@@ -205,12 +225,11 @@ export function createLinkService(deps: LinkServiceDeps) {
       await checkReferences(ctx, input, current);
       const next = await apply(current, input);
       next.updatedAt = deps.now().toISOString();
-      if (!(await repo.update(next))) throw appError('slug_taken');
+      const written = await writeWithEvent(ctx, (within) => repo.update(next, within), 'link.updated', next);
+      if (!written) throw appError('slug_taken');
       deps.invalidate(current.host, current.slug);
       deps.invalidate(next.host, next.slug);
-      const link = present(ctx, next);
-      await deps.emit(ctx.orgId, 'link.updated', link);
-      return link;
+      return present(ctx, next);
     },
 
     /** Archiving frees a slot and hides the link from lists; it keeps redirecting. */
@@ -218,9 +237,10 @@ export function createLinkService(deps: LinkServiceDeps) {
       const current = await load(ctx, id);
       if (current.archivedAt === null) {
         const archived = { ...current, archivedAt: deps.now().toISOString(), readOnly: false };
-        await repo.update(archived);
+        await writeWithEvent(ctx, (within) => repo.update(archived, within), 'link.archived', archived);
+        // A visit is served the same archived or not; dropped anyway so no instance holds a stale row.
+        deps.invalidate(archived.host, archived.slug);
         await deps.reapplyLinkCap(ctx);
-        await deps.emit(ctx.orgId, 'link.archived', present(ctx, archived));
       }
       return { archived: true, note: 'The link is hidden from lists and keeps redirecting.' };
     },

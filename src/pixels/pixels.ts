@@ -43,7 +43,15 @@ const pixelSchema = z.object({
 });
 export type Pixel = z.infer<typeof pixelSchema>;
 
-export function createPixelService(deps: { store: Store; now: () => Date; uuid: () => string }) {
+export interface PixelServiceDeps {
+  store: Store;
+  now: () => Date;
+  uuid: () => string;
+  /** Drops the organization's compiled links on every instance: escape pages inject their pixels. */
+  invalidateOrganization: (orgId: string) => void;
+}
+
+export function createPixelService(deps: PixelServiceDeps) {
   const { db } = deps.store;
   return {
     async create(ctx: OrgContext, input: z.infer<typeof pixelBody>): Promise<Pixel> {
@@ -100,6 +108,7 @@ export function createPixelService(deps: { store: Store; now: () => Date; uuid: 
         return true;
       });
       if (!deleted) throw appError('not_found', 'No such pixel');
+      deps.invalidateOrganization(ctx.orgId);
       return { deleted: true };
     },
   };

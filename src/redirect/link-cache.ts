@@ -50,6 +50,11 @@ export interface HostedLinkCache {
   invalidate(host: string, slug: string): void;
   /** Drops every local entry (not other instances'): the next visits load from the store. */
   clearLocal(): void;
+  /**
+   * Drops every link of the organization, here and in every other instance: for changes that reach all of
+   * its links at once (a pixel deleted, a plan change altering branding, pixels and the fallback).
+   */
+  invalidateOrganization(orgId: string): void;
   close(): Promise<void>;
 }
 
@@ -61,6 +66,12 @@ const RECORD_TTL_SECONDS = 7 * 24 * 3600;
 /** A Redis read on the way to a 503 may take this long at most. */
 const RECORD_READ_TIMEOUT_MS = 250;
 const MAX_UNPUBLISHED = 10_000;
+export const ORG_INVALIDATION_CHANNEL = 'linkhop:orgs:invalidate';
+
+/** Tells every instance to drop an organization's links; for processes without a cache (the CLI). */
+export async function publishOrganizationInvalidation(publisher: Redis, orgId: string): Promise<void> {
+  await publisher.publish(ORG_INVALIDATION_CHANNEL, orgId);
+}
 
 export interface HostedLinkCacheOptions {
   capacity: number;
@@ -90,6 +101,7 @@ export async function createHostedLinkCache(options: HostedLinkCacheOptions): Pr
     const newline = key.indexOf('\n');
     if (newline > 0) customHosts.add(key.slice(0, newline));
   };
+  const forgetOrganization = (orgId: string) => entries.deleteWhere((_key, hit) => hit.entry.orgId === orgId);
   const redis = options.redis;
   // Bounded: beyond the cap the oldest are left to the TTL.
   const unpublished = new Set<string>();
@@ -107,13 +119,14 @@ export async function createHostedLinkCache(options: HostedLinkCacheOptions): Pr
     const { subscriber } = redis;
     subscriber.on('message', (channel: string, key: string) => {
       if (channel === INVALIDATION_CHANNEL) forget(key);
+      else if (channel === ORG_INVALIDATION_CHANNEL) forgetOrganization(key);
     });
     // Invalidations published while the subscriber was away were missed: once it is subscribed again
     // (the reply means the server has it), every local entry is dropped and reloaded from the store, and
     // hostnames first used meanwhile are read again.
     let missed = false;
     const subscribe = async () => {
-      await subscriber.subscribe(INVALIDATION_CHANNEL);
+      await subscriber.subscribe(INVALIDATION_CHANNEL, ORG_INVALIDATION_CHANNEL);
       if (!missed) return;
       missed = false;
       entries.clear();
@@ -187,8 +200,17 @@ export async function createHostedLinkCache(options: HostedLinkCacheOptions): Pr
     clearLocal() {
       entries.clear();
     },
+    invalidateOrganization(orgId) {
+      forgetOrganization(orgId);
+      redis?.publisher.publish(ORG_INVALIDATION_CHANNEL, orgId).catch(() => {
+        // As for a single link: a lost message is bounded by the TTL.
+      });
+    },
     async close() {
-      if (redis) await redis.subscriber.unsubscribe(INVALIDATION_CHANNEL).catch(() => undefined);
+      if (redis)
+        await redis.subscriber
+          .unsubscribe(INVALIDATION_CHANNEL, ORG_INVALIDATION_CHANNEL)
+          .catch(() => undefined);
     },
   };
 }

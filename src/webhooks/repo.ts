@@ -1,4 +1,4 @@
-import type { ExpressionBuilder, Insertable, Kysely, Selectable } from 'kysely';
+import type { ExpressionBuilder, Insertable, Kysely, Selectable, Transaction } from 'kysely';
 import type { Store } from '../store/database.js';
 import type { DeliveryStatus, WebhookDeliveryTable, WebhookTable } from '../store/migrations/006-webhooks.js';
 import type { Database } from '../store/schema.js';
@@ -42,6 +42,28 @@ export function createWebhookRepo(store: Store) {
       eb('attempted_at', 'is', null),
       eb.or([eb('claimed_until', 'is', null), eb('claimed_until', '<', now)]),
     ]);
+
+  /**
+   * The fan-out inside a transaction the caller owns (the change that causes the event): the outbox rows
+   * commit or roll back with that change.
+   */
+  async function fanOutIn(
+    transaction: Transaction<Database>,
+    orgId: string,
+    pick: (targets: FanOutTarget[]) => NewDeliveryRow[],
+  ): Promise<number> {
+    const trx = transaction as unknown as Transaction<WebhookDb>;
+    const targets = await trx
+      .selectFrom('webhooks')
+      .innerJoin('organizations', 'organizations.id', 'webhooks.org_id')
+      .select(['webhooks.id', 'webhooks.events', 'organizations.tier'])
+      .where('webhooks.org_id', '=', orgId)
+      .where('webhooks.active', '=', 1)
+      .execute();
+    const rows = pick(targets);
+    if (rows.length > 0) await trx.insertInto('webhook_deliveries').values(rows).execute();
+    return rows.length;
+  }
 
   return {
     async list(orgId: string): Promise<WebhookRow[]> {
@@ -108,20 +130,10 @@ export function createWebhookRepo(store: Store) {
 
     /** One transaction: reads the organization's active subscriptions, inserts the rows `pick` makes. */
     async fanOut(orgId: string, pick: (targets: FanOutTarget[]) => NewDeliveryRow[]): Promise<number> {
-      return db.transaction().execute(async (trx) => {
-        const targets = await trx
-          .selectFrom('webhooks')
-          .innerJoin('organizations', 'organizations.id', 'webhooks.org_id')
-          .select(['webhooks.id', 'webhooks.events', 'organizations.tier'])
-          .where('webhooks.org_id', '=', orgId)
-          .where('webhooks.active', '=', 1)
-          .execute();
-        const rows = pick(targets);
-        if (rows.length > 0) await trx.insertInto('webhook_deliveries').values(rows).execute();
-        return rows.length;
-      });
+      return db.transaction().execute((trx) => fanOutIn(trx, orgId, pick));
     },
 
+    fanOutIn,
     /**
      * Claims up to `limit` claimable rows for `token` in one UPDATE, then reads back what it got. The
      * condition is repeated outside the subquery so that, when two instances pick the same ids, the

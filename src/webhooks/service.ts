@@ -1,9 +1,11 @@
 import { randomBytes } from 'node:crypto';
+import type { Transaction } from 'kysely';
 import { featuresOf, isTier } from '../accounts/plans.js';
 import type { OrgContext } from '../accounts/service.js';
 import { AppError, appError, featureError } from '../errors.js';
 import type { Store } from '../store/database.js';
-import { createWebhookRepo, type WebhookRow } from './repo.js';
+import type { Database } from '../store/schema.js';
+import { createWebhookRepo, type FanOutTarget, type NewDeliveryRow, type WebhookRow } from './repo.js';
 import {
   type CreatedWebhook,
   type CreateWebhookInput,
@@ -154,23 +156,46 @@ export function createWebhookService(deps: WebhookServiceDeps) {
      * An organization whose plan no longer includes webhooks queues nothing.
      */
     async emit(orgId: string, event: WebhookEvent, data: unknown): Promise<number> {
-      const payload = JSON.stringify(data ?? {});
-      const createdAt = iso();
-      return repo.fanOut(orgId, (targets) =>
-        targets
-          .filter((target) => isTier(target.tier) && featuresOf(target.tier).webhooks)
-          .filter((target) => (JSON.parse(target.events) as string[]).includes(event))
-          .map((target) => ({
-            id: deps.uuid(),
-            webhook_id: target.id,
-            org_id: orgId,
-            event,
-            payload,
-            created_at: createdAt,
-          })),
-      );
+      return repo.fanOut(orgId, deliveriesOf(orgId, event, data));
+    },
+
+    /** As emit, inside the caller's transaction: the deliveries commit with the change that caused them. */
+    async emitIn(
+      trx: Transaction<Database>,
+      orgId: string,
+      event: WebhookEvent,
+      data: unknown,
+    ): Promise<number> {
+      return repo.fanOutIn(trx, orgId, deliveriesOf(orgId, event, data));
     },
   };
+
+  function deliveriesOf(orgId: string, event: WebhookEvent, data: unknown) {
+    const payload = JSON.stringify(data ?? {});
+    const createdAt = iso();
+    return (targets: FanOutTarget[]): NewDeliveryRow[] =>
+      targets
+        .filter((target) => isTier(target.tier) && featuresOf(target.tier).webhooks)
+        .filter((target) => (JSON.parse(target.events) as string[]).includes(event))
+        .map((target) => ({
+          id: deps.uuid(),
+          webhook_id: target.id,
+          org_id: orgId,
+          event,
+          payload,
+          created_at: createdAt,
+        }));
+  }
 }
 
 export type WebhookService = ReturnType<typeof createWebhookService>;
+
+/**
+ * How a service emits events: `emitIn` writes the outbox rows inside the transaction of the change (so a
+ * crash after the commit loses nothing), `nudge` wakes the delivery worker once that transaction has
+ * committed (a missed nudge only waits for the worker's next poll).
+ */
+export interface EventOutbox {
+  emitIn(trx: Transaction<Database>, orgId: string, event: WebhookEvent, data: unknown): Promise<number>;
+  nudge(): void;
+}

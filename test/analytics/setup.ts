@@ -99,7 +99,7 @@ export function makeLinks(store: Store): LinkService {
     uuid: randomUUID,
     randomBytes: (size) => randomBytes(size),
     invalidate: () => {},
-    emit: async () => {},
+    events: { emitIn: async () => 0, nudge: () => {} },
     reapplyLinkCap: async () => {},
   });
 }

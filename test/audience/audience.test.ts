@@ -38,7 +38,7 @@ for (const kind of storeKinds) {
           now: () => new Date(),
           uuid: randomUUID,
           flagsOff,
-          emit: async () => {},
+          events: { emitIn: async () => 0, nudge: () => {} },
         });
         app = await buildApp(orgs, async (a) => {
           await a.register(audienceRoutes, { audience, prefix: '/v1' });

@@ -27,8 +27,12 @@ for (const kind of storeKinds) {
         now: stepClock(),
         uuid: randomUUID,
         flagsOff,
-        emit: async (orgId, data) => {
-          emitted.push({ orgId, data });
+        events: {
+          emitIn: async (_trx, orgId, _event, data) => {
+            emitted.push({ orgId, data: data as Emitted['data'] });
+            return 0;
+          },
+          nudge: () => {},
         },
       });
       const limiter = createMemoryRateLimiter({ limit, windowSeconds: 60 });

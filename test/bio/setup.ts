@@ -99,7 +99,7 @@ export async function harness(
     uuid: randomUUID,
     randomBytes: (size) => randomBytes(size),
     invalidate: () => {},
-    emit: async () => {},
+    events: { emitIn: async () => 0, nudge: () => {} },
     reapplyLinkCap: async () => {},
   });
   const stats = fakeStats(options.configured ?? true);

@@ -20,7 +20,7 @@ describe('the OpenAPI description of the audience and broadcast routes', () => {
   it('documents every route with its operation id, registered as the hosted app will', async () => {
     const store = { db: {} } as unknown as Store;
     const base = { store, now: () => new Date(), uuid: () => 'x', flagsOff: new Set<string>() };
-    const audience = createAudienceService({ ...base, emit: async () => {} });
+    const audience = createAudienceService({ ...base, events: { emitIn: async () => 0, nudge: () => {} } });
     const segments = createSegmentService(base);
     const broadcasts = createBroadcastService({ ...base, segments, mailConfigured: true, nudge: () => {} });
     const app = Fastify();

@@ -49,7 +49,7 @@ export async function broadcastRig(
       if (options.background) worker.nudge();
     },
   });
-  const audience = createAudienceService({ ...deps, emit: async () => {} });
+  const audience = createAudienceService({ ...deps, events: { emitIn: async () => 0, nudge: () => {} } });
   const unsubscribe = createUnsubscribeService({ store, now: () => new Date() });
   const app: FastifyInstance = await buildApp(orgs, async (a) => {
     await a.register(

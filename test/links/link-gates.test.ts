@@ -31,8 +31,12 @@ describe('link powers are gated by plan', () => {
       uuid: randomUUID,
       randomBytes: (size) => randomBytes(size),
       invalidate: () => {},
-      emit: async (_org, event) => {
-        events.push(event);
+      events: {
+        emitIn: async (_trx, _org, event) => {
+          events.push(event);
+          return 0;
+        },
+        nudge: () => {},
       },
       reapplyLinkCap: async (ctx) => {
         await accounts.reapplyLinkCap(ctx.orgId, ctx.tier);

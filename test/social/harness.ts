@@ -65,7 +65,7 @@ export async function startSocial(
     uuid: randomUUID,
     randomBytes: (size) => randomBytes(size),
     invalidate: () => {},
-    emit: async () => {},
+    events: { emitIn: async () => 0, nudge: () => {} },
     reapplyLinkCap: async () => {},
   });
   const provisioned = options.provisioned ?? true;
