@@ -44,6 +44,7 @@ import { socialInternalRoutes, socialPublicRoutes } from '../social/webhook-rout
 import { webhookRoutes } from '../webhooks/routes.js';
 import type { WebhookService } from '../webhooks/service.js';
 import { type DashboardAssets, dashboardRoutes } from './dashboard.js';
+import { registerEdgeTextGuard } from './edge-text.js';
 import { hostedErrorHandler, sendError } from './errors.js';
 import { sendNotFoundPage } from './html.js';
 import { logsRequests } from './logging.js';
@@ -102,6 +103,7 @@ export async function buildHostedApp(deps: HostedAppDeps): Promise<FastifyInstan
   app.setValidatorCompiler(validatorCompiler);
   app.setSerializerCompiler(serializerCompiler);
   app.setErrorHandler(hostedErrorHandler);
+  registerEdgeTextGuard(app);
   app.decorateRequest('org', null);
   app.decorateRequest('user', null);
   app.setNotFoundHandler((request, reply) => {

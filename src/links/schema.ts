@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { isHttpUrl } from '../core/urls.js';
+import { urlField } from '../core/urls.js';
 
 /**
  * The Link resource of hosted-service.md section 2: the writable fields as Zod schemas (they validate
@@ -10,10 +10,7 @@ export const SLUG_PATTERN = /^[a-zA-Z0-9_-]{1,32}$/;
 /** decisions.md: never assignable, whatever the case; `_` and `@` prefixes are ours too. */
 export const RESERVED_SLUGS = new Set(['api', 'v1', 'docs', 'internal', 'health', 'assets', 'static', 'u']);
 const MAX_URL = 4096;
-const isHttps = (value: string) => isHttpUrl(value) && value.startsWith('https://');
-
-const httpUrl = (message: string) =>
-  z.string().max(MAX_URL, `URLs are at most ${MAX_URL} characters`).refine(isHttpUrl, message);
+const httpUrl = (message: string) => urlField({ message, max: MAX_URL });
 
 export const slugSchema = z
   .string()
@@ -53,22 +50,25 @@ export function isCountryCode(code: string): boolean {
   return regionNames.of(code) !== code;
 }
 
-const routedUrl = httpUrl('Every routed destination must be a valid http(s) URL');
-export const routingSchema = z
-  .object({
-    ios: routedUrl.optional(),
-    android: routedUrl.optional(),
-    desktop: routedUrl.optional(),
-    geo: z
-      .record(
-        z
-          .string()
-          .refine(isCountryCode, 'geo keys are ISO 3166-1 alpha-2 country codes in upper case, e.g. US'),
-        routedUrl,
-      )
-      .optional(),
-  })
-  .strict();
+/** Routing's shape, for the body (URLs checked and serialized) and for answers (stored strings). */
+const routingShape = <U extends z.ZodType<string, string>>(url: U) =>
+  z
+    .object({
+      ios: url.optional(),
+      android: url.optional(),
+      desktop: url.optional(),
+      geo: z
+        .record(
+          z
+            .string()
+            .refine(isCountryCode, 'geo keys are ISO 3166-1 alpha-2 country codes in upper case, e.g. US'),
+          url,
+        )
+        .optional(),
+    })
+    .strict();
+export const routingSchema = routingShape(httpUrl('Every routed destination must be a valid http(s) URL'));
+const routingOut = routingShape(z.string());
 
 export const abSchema = z
   .array(
@@ -87,7 +87,11 @@ export const schedSchema = z
     z
       .object({
         from: z.number().int('`from` is whole epoch seconds').nonnegative(),
-        url: z.string().max(MAX_URL).refine(isHttps, 'Every scheduled destination must be an https:// URL'),
+        url: urlField({
+          message: 'Every scheduled destination must be an https:// URL',
+          max: MAX_URL,
+          httpsOnly: true,
+        }),
       })
       .strict(),
   )
@@ -138,7 +142,7 @@ export const linkSchema = z.object({
   branded: z.boolean(),
   readOnly: z.boolean(),
   utm: utmSchema.nullable(),
-  routing: routingSchema.nullable(),
+  routing: routingOut.nullable(),
   ab: z.array(z.object({ u: z.string(), w: z.number() })).nullable(),
   sched: z.array(z.object({ from: z.number(), url: z.string() })).nullable(),
   hasPassword: z.boolean(),
