@@ -127,8 +127,9 @@ export function inputRefusal(request: FastifyRequest): AppError | undefined {
 /** Routes the rule covers: the APIs and every public form post; never a visit's GET of a link. */
 function isCovered(request: FastifyRequest): boolean {
   const url = request.routeOptions.url ?? '';
-  // The provider's deliveries are third-party text, signed; the intake decides what to keep.
-  if (url === '/api/public/social/webhook') return false;
+  // The provider's deliveries are third-party text, signed; the intake decides what to keep. The capture
+  // form answers 204 whatever it is sent (hosted-service.md), so it applies the rule itself, silently.
+  if (url === '/api/public/social/webhook' || url === '/api/public/capture') return false;
   if (/^\/(v1|api)(\/|$)/.test(url)) return true;
   return request.method !== 'GET' && request.method !== 'HEAD';
 }
