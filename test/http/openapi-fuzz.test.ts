@@ -1,6 +1,7 @@
 import { randomBytes, randomUUID } from 'node:crypto';
 import type { InjectOptions } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { type SmtpSink, startSmtp } from '../broadcasts/smtp.js';
 import { FakeSocialProvider } from '../fakes/social-provider.js';
 import { BASE_URL, type HostedHarness, startHosted } from '../helpers/hosted.js';
 import { postgresKind, sqliteKind } from '../helpers/stores.js';
@@ -52,6 +53,19 @@ const JUNK_IDS = [
 ];
 const JUNK_QUERY = ['%00', 'a%00b', '%1B%5B31m', 'not-an-id', '-1', '1e309', 'x'.repeat(5000), '%FF%FE'];
 
+/** Plausible values by field name, so more bodies get past validation to the code behind it. */
+const BY_KEY: Record<string, string> = {
+  slug: 'fuzzslug',
+  handle: 'fuzzhandle',
+  email: 'fuzz@example.com',
+  name: 'Fuzz',
+  title: 'Fuzz',
+  label: 'Fuzz',
+  subject: 'Fuzz',
+  password: 'correct horse battery',
+  html: '<p>hi</p>',
+};
+
 function resolve(schema: unknown, doc: Schema): Schema {
   const s = (schema ?? {}) as Schema;
   const ref = s.$ref as string | undefined;
@@ -61,7 +75,7 @@ function resolve(schema: unknown, doc: Schema): Schema {
 }
 
 /** A valid-looking value for a JSON schema: enough to get past the first checks to the deeper ones. */
-function sample(schema: unknown, doc: Schema, depth = 0): unknown {
+function sample(schema: unknown, doc: Schema, depth = 0, key = ''): unknown {
   const s = resolve(schema, doc);
   if (depth > 6) return null;
   const choice = (s.anyOf ?? s.oneOf ?? s.allOf) as unknown[] | undefined;
@@ -74,7 +88,7 @@ function sample(schema: unknown, doc: Schema, depth = 0): unknown {
     case 'object': {
       const out: Record<string, unknown> = {};
       for (const [key, inner] of Object.entries((s.properties ?? {}) as Schema))
-        out[key] = sample(inner, doc, depth + 1);
+        out[key] = sample(inner, doc, depth + 1, key);
       return out;
     }
     case 'array':
@@ -85,7 +99,8 @@ function sample(schema: unknown, doc: Schema, depth = 0): unknown {
     case 'boolean':
       return true;
     case 'string':
-      if (s.format === 'uuid') return randomUUID();
+      if (s.format === 'uuid' || key.endsWith('Id')) return randomUUID();
+      if (key in BY_KEY) return BY_KEY[key];
       if (s.format === 'email') return 'fuzz@example.com';
       if (typeof s.pattern === 'string') return 'abc';
       return 'https://example.com/a';
@@ -116,14 +131,27 @@ function replaced(value: unknown, path: (string | number)[], next: unknown): unk
 
 function variantsOf(op: Operation, doc: Schema, random: () => number): Variant[] {
   const pick = <T>(items: T[]): T => items[Math.floor(random() * items.length)] as T;
-  const out: Variant[] = [];
+  // The baseline: every path id well formed but unknown, no query, no body.
+  const out: Variant[] = [{ label: 'well-formed unknown ids' }];
   const pathParams = op.params.filter((p) => p.in === 'path');
   const queryParams = op.params.filter((p) => p.in === 'query');
   for (const p of pathParams)
-    for (const junk of [JUNK_IDS[0] as string, pick(JUNK_IDS), pick(JUNK_IDS)])
+    for (const junk of [
+      JUNK_IDS[0] as string,
+      pick(JUNK_IDS),
+      pick(JUNK_IDS),
+      pick(JUNK_IDS),
+      pick(JUNK_IDS),
+    ])
       out.push({ label: `path ${p.name}=${junk.slice(0, 20)}`, pathValues: { [p.name]: junk } });
   for (const q of queryParams)
-    for (const junk of [JUNK_QUERY[0] as string, pick(JUNK_QUERY), pick(JUNK_QUERY)])
+    for (const junk of [
+      JUNK_QUERY[0] as string,
+      pick(JUNK_QUERY),
+      pick(JUNK_QUERY),
+      pick(JUNK_QUERY),
+      pick(JUNK_QUERY),
+    ])
       out.push({ label: `query ${q.name}=${junk.slice(0, 20)}`, query: `${q.name}=${junk}` });
   if (queryParams.length > 0)
     out.push({ label: 'query repeated', query: queryParams.map((q) => `${q.name}=1&${q.name}=2`).join('&') });
@@ -137,11 +165,14 @@ function variantsOf(op: Operation, doc: Schema, random: () => number): Variant[]
     const at = path.join('.');
     json(replaced(valid, path, `a${pick(CONTROLS)}b`), `control in ${at}`);
     json(replaced(valid, path, '\u0000'), `NUL in ${at}`);
+    json(
+      replaced(valid, path, `${pick(CONTROLS)}${'x'.repeat(pick([0, 10, 300]))}`),
+      `leading control in ${at}`,
+    );
+    json(replaced(valid, path, pick([42, true, null, [], {}, -1.5])), `wrong type at ${at}`);
   }
-  for (const path of paths.filter(() => random() < 0.5)) {
-    json(replaced(valid, path, pick([42, true, null, [], {}, -1.5])), `wrong type at ${path.join('.')}`);
+  for (const path of paths.filter(() => random() < 0.5))
     json(replaced(valid, path, 'x'.repeat(pick([300, 5000, 70_000]))), `huge string at ${path.join('.')}`);
-  }
   const schema = resolve(op.body, doc);
   for (const key of (schema.required as string[] | undefined) ?? [])
     if (valid && typeof valid === 'object') {
@@ -186,11 +217,13 @@ for (const kind of [sqliteKind, postgresKind]) {
     let apiKey: string;
     let keyUses = 0;
     let fake: FakeSocialProvider;
+    let smtp: SmtpSink;
 
     beforeAll(async () => {
       // Every optional integration configured (the provider as a faithful fake on loopback), so a 503
       // "not configured" never stands in for the validation the fuzz is after.
       fake = await new FakeSocialProvider().start();
+      smtp = await startSmtp();
       h = await startHosted(kind, {
         SOCIAL_APP_ID: fake.appId,
         SOCIAL_APP_SECRET: fake.appSecret,
@@ -200,6 +233,7 @@ for (const kind of [sqliteKind, postgresKind]) {
         SOCIAL_OAUTH_BASE: fake.origin,
         SOCIAL_API_BASE: fake.origin,
         CRON_SECRET: 'cron',
+        SMTP_URL: smtp.url,
       });
       ({ orgId } = await h.accounts.createOrganization({
         name: 'Fuzz',
@@ -219,6 +253,7 @@ for (const kind of [sqliteKind, postgresKind]) {
     afterAll(async () => {
       await h?.close();
       await fake?.stop();
+      await smtp?.close();
     });
 
     it('answers no operation with a 5xx, whatever the input', { timeout: 120_000 }, async () => {
