@@ -1,6 +1,7 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
+import { findControlCharacter } from '../http/edge-text.js';
 import type { RateLimiter } from '../http/rate-limit.js';
 import { errorResponses, idParams } from '../http/schemas.js';
 import { orgOf } from '../http/v1-auth.js';
@@ -197,7 +198,8 @@ export async function captureRoutes(
             ? parseSubmission(request.headers['content-type'], request.body)
             : null;
         const parsed = body && captureBody.safeParse({ website: '', ...body });
-        if (!parsed?.success) return noContent(reply);
+        // Control characters are refused as everywhere at the edge, but silently, as every refusal here.
+        if (!parsed?.success || findControlCharacter(parsed.data)) return noContent(reply);
         await deps.audience.capture({ ...parsed.data, country: countryOf(request.headers[deps.geoHeader]) });
       } catch (error) {
         request.log.error({ err: error }, 'capture failed');

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { urlField } from '../core/urls.js';
 import { HANDLE_RULE } from './handles.js';
 
 /** Shapes of the bio domain: the editable page, the block union, and the answers (hosted-service.md 2). */
@@ -35,16 +36,7 @@ export type Theme = z.infer<typeof themeSchema>;
 /** Answers carry stored colours as they are: no transform on the way out. */
 const themeOut = z.object({ bg: z.string(), ink: z.string(), accent: z.string() }).nullable();
 
-const httpsUrl = z
-  .string()
-  .max(2048)
-  .refine((v) => {
-    try {
-      return new URL(v).protocol === 'https:';
-    } catch {
-      return false;
-    }
-  }, 'avatarUrl must be an https:// URL');
+const httpsUrl = urlField({ message: 'avatarUrl must be an https:// URL', max: 2048, httpsOnly: true });
 
 /** PUT /bio. `handle` is checked by the service (its own error code); omitted fields keep stored values. */
 export const bioBody = z

@@ -31,9 +31,11 @@ export async function engineRoutes(app: FastifyInstance, deps: EngineRoutesDeps)
     return reply.code(201).send(link);
   });
 
-  app.all<{ Params: { slug: string } }>('/api/links/:slug', { onRequest: guard('GET') }, async (request) =>
-    deps.links.get(request.params.slug),
-  );
+  app.all<{ Params: { slug: string } }>('/api/links/:slug', { onRequest: guard('GET') }, async (request) => {
+    // A slug no link can carry (a NUL, junk) names nothing: 404 before the store sees it.
+    if (!ENGINE_SLUG_PATTERN.test(request.params.slug)) throw new EngineError('not_found');
+    return deps.links.get(request.params.slug);
+  });
 
   app.get<{ Params: { slug: string } }>('/:slug', async (request, reply) => visit(request, reply, deps));
 }

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { isHttpUrl } from '../core/urls.js';
+import { urlField } from '../core/urls.js';
 import { EngineError } from './errors.js';
 
 export const ENGINE_SLUG_PATTERN = /^[a-zA-Z0-9_-]{1,32}$/;
@@ -13,7 +13,7 @@ export interface EngineLink {
 }
 
 const createLinkBody = z.object({
-  url: z.string().refine(isHttpUrl),
+  url: urlField({ message: '`url` must be a valid http(s) URL', max: 8192 }),
   // null reads as "not given": a generated slug, as when the key is absent.
   slug: z.string().regex(ENGINE_SLUG_PATTERN).nullish(),
 });

@@ -52,6 +52,7 @@ import { socialInternalRoutes, socialPublicRoutes } from '../social/webhook-rout
 import { webhookRoutes } from '../webhooks/routes.js';
 import type { WebhookService } from '../webhooks/service.js';
 import { type DashboardAssets, dashboardRoutes } from './dashboard.js';
+import { registerEdgeTextGuard } from './edge-text.js';
 import { hostedErrorHandler, sendError } from './errors.js';
 import { type HealthDeps, healthRoutes } from './health.js';
 import { sendNotFoundPage } from './html.js';
@@ -134,6 +135,7 @@ export async function buildHostedApp(deps: HostedAppDeps): Promise<FastifyInstan
   app.setValidatorCompiler(validatorCompiler);
   app.setSerializerCompiler(serializerCompiler);
   app.setErrorHandler(hostedErrorHandler);
+  registerEdgeTextGuard(app);
   app.decorateRequest('org', null);
   app.decorateRequest('user', null);
   app.setNotFoundHandler((request, reply) => {

@@ -2,7 +2,7 @@ import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import type { OrgContext } from '../accounts/service.js';
-import { isHttpUrl } from '../core/urls.js';
+import { urlField } from '../core/urls.js';
 import { errorResponses, idParams, operationIds } from '../http/schemas.js';
 import { orgOf } from '../http/v1-auth.js';
 import type { Store } from '../store/database.js';
@@ -28,12 +28,7 @@ const customBody = z
   .object({
     title: z.string().trim().max(300).nullable().optional(),
     description: z.string().trim().max(1000).nullable().optional(),
-    image: z
-      .string()
-      .max(2048)
-      .refine(isHttpUrl, '`image` must be a valid http(s) URL')
-      .nullable()
-      .optional(),
+    image: urlField({ message: '`image` must be a valid http(s) URL', max: 2048 }).nullable().optional(),
   })
   .strict();
 

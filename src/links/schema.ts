@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { isHttpUrl } from '../core/urls.js';
+import { urlField } from '../core/urls.js';
 import { normalizeHostname } from '../domains/hostnames.js';
 
 /**
@@ -24,10 +24,7 @@ export const RESERVED_SLUGS = new Set([
   'metrics',
 ]);
 const MAX_URL = 4096;
-const isHttps = (value: string) => isHttpUrl(value) && value.startsWith('https://');
-
-const httpUrl = (message: string) =>
-  z.string().max(MAX_URL, `URLs are at most ${MAX_URL} characters`).refine(isHttpUrl, message);
+const httpUrl = (message: string) => urlField({ message, max: MAX_URL });
 
 export const slugSchema = z
   .string()
@@ -68,22 +65,25 @@ export function isCountryCode(code: string): boolean {
   return regionNames.of(code) !== code;
 }
 
-const routedUrl = httpUrl('Every routed destination must be a valid http(s) URL');
-export const routingSchema = z
-  .object({
-    ios: routedUrl.optional(),
-    android: routedUrl.optional(),
-    desktop: routedUrl.optional(),
-    geo: z
-      .record(
-        z
-          .string()
-          .refine(isCountryCode, 'geo keys are ISO 3166-1 alpha-2 country codes in upper case, e.g. US'),
-        routedUrl,
-      )
-      .optional(),
-  })
-  .strict();
+/** Routing's shape, for the body (URLs checked and serialized) and for answers (stored strings). */
+const routingShape = <U extends z.ZodType<string, string>>(url: U) =>
+  z
+    .object({
+      ios: url.optional(),
+      android: url.optional(),
+      desktop: url.optional(),
+      geo: z
+        .record(
+          z
+            .string()
+            .refine(isCountryCode, 'geo keys are ISO 3166-1 alpha-2 country codes in upper case, e.g. US'),
+          url,
+        )
+        .optional(),
+    })
+    .strict();
+export const routingSchema = routingShape(httpUrl('Every routed destination must be a valid http(s) URL'));
+const routingOut = routingShape(z.string());
 
 export const abSchema = z
   .array(
@@ -102,7 +102,11 @@ export const schedSchema = z
     z
       .object({
         from: z.number().int('`from` is whole epoch seconds').nonnegative(),
-        url: z.string().max(MAX_URL).refine(isHttps, 'Every scheduled destination must be an https:// URL'),
+        url: urlField({
+          message: 'Every scheduled destination must be an https:// URL',
+          max: MAX_URL,
+          httpsOnly: true,
+        }),
       })
       .strict(),
   )
@@ -153,7 +157,7 @@ export const linkSchema = z.object({
   branded: z.boolean(),
   readOnly: z.boolean(),
   utm: utmSchema.nullable(),
-  routing: routingSchema.nullable(),
+  routing: routingOut.nullable(),
   ab: z.array(z.object({ u: z.string(), w: z.number() })).nullable(),
   sched: z.array(z.object({ from: z.number(), url: z.string() })).nullable(),
   hasPassword: z.boolean(),

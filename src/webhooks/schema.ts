@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { isHttpUrl } from '../core/urls.js';
+import { urlField } from '../core/urls.js';
 
 /** Webhook subscriptions (hosted-service.md sections 2 and 6): bodies, responses and the seven events. */
 
@@ -12,10 +12,10 @@ export const MAX_WEBHOOKS_PER_ORG = 5;
 
 // Only the shape is checked here; whether the target is https and public is the service's call, because
 // it depends on WEBHOOK_ALLOW_PRIVATE_TARGETS and on DNS.
-const urlSchema = z
-  .string()
-  .max(MAX_WEBHOOK_URL, `Webhook URLs are at most ${MAX_WEBHOOK_URL} characters`)
-  .refine(isHttpUrl, 'The webhook URL must be an absolute https:// URL');
+const urlSchema = urlField({
+  message: 'The webhook URL must be an absolute https:// URL',
+  max: MAX_WEBHOOK_URL,
+});
 
 const eventsSchema = z
   .array(z.enum(WEBHOOK_EVENTS))

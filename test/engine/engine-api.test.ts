@@ -88,6 +88,25 @@ for (const kind of storeKinds) {
       expect(response.json()).toEqual({ error: 'Not found' });
     });
 
+    it('a slug no link can carry (NUL, junk) is 404 Not found before the store is asked', async () => {
+      for (const slug of ['%00', 'a%00b', 'a%0D%0Ab', 'a.b']) {
+        const response = await app.inject({ method: 'GET', url: `/api/links/${slug}`, headers: auth });
+        expect(response.statusCode).toBe(404);
+        expect(response.json()).toEqual({ error: 'Not found' });
+      }
+    });
+
+    it('a URL is stored in its WHATWG-serialized form: what create and read answer is what a visit gets', async () => {
+      const created = await create({ url: 'https://EXAMPLE.com/a b?q=1#frag', slug: 'spaced' });
+      expect(created.statusCode).toBe(201);
+      expect(created.json().url).toBe('https://example.com/a%20b?q=1#frag');
+      const read = await app.inject({ method: 'GET', url: '/api/links/spaced', headers: auth });
+      expect(read.json().url).toBe('https://example.com/a%20b?q=1#frag');
+      const visit = await app.inject({ method: 'GET', url: '/spaced', headers: { 'user-agent': 'curl/8' } });
+      expect(visit.statusCode).toBe(301);
+      expect(visit.headers.location).toBe('https://example.com/a%20b?q=1#frag');
+    });
+
     it('a taken slug is 409 Slug already taken, and the first link is untouched', async () => {
       const response = await create({ url: 'https://example.com/other', slug: 'rick' });
       expect(response.statusCode).toBe(409);
@@ -110,6 +129,10 @@ for (const kind of storeKinds) {
       ['data url', { url: 'data:text/html,<script>alert(1)</script>' }],
       ['not a url', { url: 'not a url' }],
       ['http without host', { url: 'http://' }],
+      ['a NUL', { url: 'https://example.com/a\u0000b' }],
+      ['CR LF (header injection)', { url: 'https://example.com/a\r\nSet-Cookie: x=1' }],
+      ['a tab', { url: 'https://example.com/a\tb' }],
+      ['DEL', { url: 'https://example.com/a\u007fb' }],
       ['body is an array', [{ url: 'https://example.com' }]],
       ['body is a string', '"https://example.com"'],
       ['body is null', 'null'],

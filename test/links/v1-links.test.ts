@@ -196,8 +196,8 @@ for (const kind of storeKinds) {
 
     it('ab and routing together are ab_routing_conflict, on create and on the effective values of a PATCH', async () => {
       const ab = [
-        { u: 'https://a.example', w: 1 },
-        { u: 'https://b.example', w: 1 },
+        { u: 'https://a.example/', w: 1 },
+        { u: 'https://b.example/', w: 1 },
       ];
       const both = await create({ url: 'https://example.com', ab, routing: { ios: 'https://ios.example' } });
       expect(both.statusCode).toBe(400);
@@ -240,9 +240,10 @@ for (const kind of storeKinds) {
         tags: ['c'],
         utm: { campaign: 'bf' },
         hasPassword: false,
+        // Stored in the WHATWG-serialized form, as served.
         sched: [
-          { from: 100, url: 'https://a.example' },
-          { from: 300, url: 'https://d.example' },
+          { from: 100, url: 'https://a.example/' },
+          { from: 300, url: 'https://d.example/' },
         ],
       });
       const cleared = await patch(link.id, { tags: null, utm: null, sched: null });
