@@ -32,6 +32,10 @@ export const ERROR_CATALOGUE = {
   domain_in_use: { status: 409, message: 'Links use this domain; move them to another hostname first' },
   link_cap_reached: { status: 403, message: 'The plan’s live link cap is reached' },
   too_many_webhooks: { status: 409, message: 'An organization can have at most 5 webhooks' },
+  too_many_keys: {
+    status: 409,
+    message: 'An organization can have at most 20 active API keys; revoke one first',
+  },
   unsupported_media_type: { status: 415, message: 'Send JSON with content-type: application/json' },
   payload_too_large: { status: 413, message: 'The request body is too large' },
   rate_limited: { status: 429, message: 'Too many requests' },

@@ -84,6 +84,7 @@ const PASSWORD_FAILURES_PER_LINK = { limit: 50, windowSeconds: 300 } as const;
 const LOGIN_ATTEMPTS = { limit: 20, windowSeconds: 300 } as const;
 /** Failed logins for one account from any address, before it is locked for the rest of the window. */
 const LOGIN_FAILURES_PER_ACCOUNT = { limit: 10, windowSeconds: 900 } as const;
+const KEY_CREATIONS_PER_ORG = { limit: 10, windowSeconds: 3600 } as const;
 
 export interface Composed {
   app: FastifyInstance;
@@ -341,6 +342,7 @@ export async function composeHosted(
       secureCookies: config.baseUrl.startsWith('https://'),
       loginAttempts: limiter(LOGIN_ATTEMPTS, 'linkhop:rl:login:'),
       accountLoginFailures: limiter(LOGIN_FAILURES_PER_ACCOUNT, 'linkhop:rl:login-account:'),
+      keyCreations: limiter(KEY_CREATIONS_PER_ORG, 'linkhop:rl:key-create:'),
     },
     links,
     folders: createFolderService({ store, now: () => new Date(), uuid: randomUUID }),

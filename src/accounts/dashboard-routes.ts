@@ -44,6 +44,8 @@ export interface DashboardAccountDeps {
   loginAttempts: RateLimiter;
   /** Failed log-ins per account, from any address: past the limit the account is locked for a while. */
   accountLoginFailures: RateLimiter;
+  /** API keys created per organization, so minting and revoking cannot churn without bound. */
+  keyCreations: RateLimiter;
 }
 
 /** Said the same whether or not the email has an account, so the lock reveals nothing the 401 did not. */
@@ -184,7 +186,13 @@ export async function dashboardAccountRoutes(
     async (request, reply) => {
       const org = orgOf(request);
       if (!org.features.api) throw featureError('api');
-      const key = await accounts.mintApiKey(org.orgId);
+      const rate = await deps.keyCreations.hit(`org:${org.orgId}`);
+      if (!rate.allowed) {
+        throw appError('rate_limited', 'Too many API keys created; try again later', {
+          retryAfter: rate.resetSeconds,
+        });
+      }
+      const key = await accounts.createApiKey(org.orgId);
       return reply.code(201).send({ ...key, note: 'Copy this key now: it is shown once and never again.' });
     },
   );

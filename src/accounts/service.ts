@@ -7,6 +7,8 @@ import { DUMMY_PASSWORD_HASH, hashPassword, randomToken, sha256Hex, verifyPasswo
 const API_KEY_PREFIX = 'svc_';
 const API_KEY_PATTERN = /^svc_[A-Za-z0-9_-]{43,}$/;
 const SESSION_DAYS = 30;
+/** Active (unrevoked) keys an organization may hold; the catalogue's too_many_keys message says 20. */
+export const MAX_ACTIVE_KEYS = 20;
 
 /** Who is calling, once authenticated: every scoped query takes its orgId from here. */
 export interface OrgContext {
@@ -67,6 +69,12 @@ export function createAccountService(deps: AccountServiceDeps) {
 
   return {
     mintApiKey,
+    /** A key asked for by the organization itself (the dashboard): within the cap of active keys. */
+    async createApiKey(orgId: string): Promise<{ id: string; apiKey: string }> {
+      const active = (await repo.listApiKeys(orgId)).filter((key) => key.revokedAt === null);
+      if (active.length >= MAX_ACTIVE_KEYS) throw appError('too_many_keys');
+      return mintApiKey(orgId);
+    },
 
     async createOrganization(input: { name: string; tier: Tier; email?: string; password?: string }) {
       const org: Organization = { id: deps.uuid(), name: input.name, tier: input.tier, createdAt: iso() };
