@@ -191,9 +191,10 @@ export function createBroadcastService(deps: BroadcastServiceDeps) {
      */
     async send(ctx: OrgContext, id: string): Promise<Broadcast> {
       requireBroadcasts(ctx);
+      // Ownership first: another organization's broadcast is 404 whatever this service's configuration.
+      const row = await find(ctx, id);
       if (!deps.mailConfigured)
         throw appError('not_provisioned', 'Outbound mail (SMTP_URL) is not configured');
-      const row = await find(ctx, id);
       if (row.status !== 'draft') throw notDraft();
       let filter: SegmentFilter = {};
       if (row.segment_id !== null) {

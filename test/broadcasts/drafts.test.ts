@@ -164,5 +164,18 @@ for (const kind of storeKinds) {
         await unmailed.close();
       }
     });
+
+    it('checks ownership before configuration: sending another organization’s broadcast is 404, not 503', async () => {
+      const unmailed = await broadcastRig(kind, { mailConfigured: false });
+      try {
+        const id = (await unmailed.call(unmailed.hero, 'POST', '/api/broadcasts', draft)).json().id;
+        const response = await unmailed.call(unmailed.legend, 'POST', `/api/broadcasts/${id}/send`);
+        expect(response.statusCode).toBe(404);
+        const unknown = await unmailed.call(unmailed.hero, 'POST', `/api/broadcasts/${randomUUID()}/send`);
+        expect(unknown.statusCode).toBe(404);
+      } finally {
+        await unmailed.close();
+      }
+    });
   });
 }
