@@ -7,6 +7,7 @@ import { createAccountService } from './accounts/service.js';
 import type { ClickBufferStats } from './analytics/click-buffer.js';
 import { clickSink } from './analytics/click-sink.js';
 import { createOutcomeQueue } from './analytics/outcome-queue.js';
+import { createOutcomeWriter } from './analytics/outcomes.js';
 import { createAnalyticsRepo } from './analytics/repo.js';
 import { createAnalyticsService } from './analytics/service.js';
 import { createMemoryOneShot, createRedisOneShot, createTapTokens } from './analytics/tap-tokens.js';
@@ -259,7 +260,8 @@ export async function composeHosted(
   const clicks = clickSink(config, store, logger, options.clickThread === true);
   // Tap outcomes the database refused (the token already spent) are held and inserted again later.
   const outcomeQueue = createOutcomeQueue({
-    insert: createAnalyticsRepo(store).insertOutcome,
+    // A held outcome is written with its app.* event, as a fresh report is.
+    insert: createOutcomeWriter(createAnalyticsRepo(store), events),
     logger,
     dir: config.spillDir,
   });
@@ -273,6 +275,7 @@ export async function composeHosted(
     links,
     tapTokens,
     emitEvent: (orgId, event, data) => emitEvent(orgId, event, data),
+    outbox: events,
     now: () => new Date(),
     holdOutcome: (row) => outcomeQueue.hold(row),
   });

@@ -1,3 +1,6 @@
+import type { Transaction } from 'kysely';
+import type { Database } from '../store/schema.js';
+import type { WebhookEvent } from '../webhooks/schema.js';
 import type { AnalyticsRepo } from './repo.js';
 import { DAY_MS, OUTCOMES, type Outcome, type OutcomeRow } from './repo.js';
 import type { TapContext, TapTokens } from './tap-tokens.js';
@@ -11,12 +14,43 @@ export type TapEventData = Pick<
 
 export const isOutcome = (value: unknown): value is Outcome => OUTCOMES.includes(value as Outcome);
 
+/** The webhook outbox, as the link and audience services use it (webhooks/service.ts EventOutbox). */
+export interface OutcomeOutbox {
+  emitIn(trx: Transaction<Database>, orgId: string, event: WebhookEvent, data: unknown): Promise<number>;
+  nudge(): void;
+}
+
+/**
+ * Inserts an outcome and, in the same transaction, its webhook event's deliveries (row.event); the worker is
+ * nudged after the commit. Used for a fresh report and for a held one replayed after an outage: either way
+ * the outcome and its event are both stored or neither, once.
+ */
+export function createOutcomeWriter(repo: Pick<AnalyticsRepo, 'insertOutcome'>, outbox: OutcomeOutbox) {
+  return async (row: OutcomeRow): Promise<boolean> => {
+    const event = row.event;
+    let queued = 0;
+    const stored = await repo.insertOutcome(
+      row,
+      event
+        ? async (trx) => {
+            queued = await outbox.emitIn(trx, row.orgId, event.name as WebhookEvent, event.data);
+          }
+        : undefined,
+    );
+    if (queued > 0) outbox.nudge();
+    return stored;
+  };
+}
+
 export interface OutcomeRecorderDeps {
   repo: Pick<AnalyticsRepo, 'insertOutcome'>;
   /** ANALYTICS=off: nothing is stored, but the webhook event still goes out once per tap. */
   analytics: boolean;
   tapTokens: Pick<TapTokens, 'redeem' | 'verify'>;
+  /** Without a store (ANALYTICS=off) or an outbox: the event is queued on its own after the fact. */
   emitEvent: (orgId: string, event: AppEvent, data: TapEventData) => Promise<void>;
+  /** With it, a stored outcome's event is queued in the outcome's own transaction. */
+  outbox?: OutcomeOutbox;
   now: () => Date;
   /**
    * Keeps an outcome the store refused, to insert it again later (outcome-queue.ts): the token is already
@@ -27,10 +61,13 @@ export interface OutcomeRecorderDeps {
 
 /**
  * The beacon's work: a genuine, unexpired, unclaimed token and a known outcome store the tap's first outcome
- * (with its rollups) and emit its app.* event. Answers true when this report counted; throws only when the
- * store fails (the route answers 204 either way).
+ * (with its rollups) and its app.* event. Answers true when this report counted; throws only when the
+ * store fails and nothing holds the outcome (the route answers 204 either way).
  */
 export function createOutcomeRecorder(deps: OutcomeRecorderDeps) {
+  const write = deps.outbox
+    ? createOutcomeWriter(deps.repo, deps.outbox)
+    : (row: OutcomeRow) => deps.repo.insertOutcome(row);
   return async function recordOutcome(token: unknown, outcome: unknown): Promise<boolean> {
     // The outcome is checked first so a garbled report never burns a genuine token.
     if (!isOutcome(outcome)) return false;
@@ -42,6 +79,9 @@ export function createOutcomeRecorder(deps: OutcomeRecorderDeps) {
       tap = deps.analytics ? deps.tapTokens.verify(token) : null;
     }
     if (!tap) return false;
+    const { slug, shortHost, platformKey, sourceApp, country, city, device, ts } = tap;
+    const event: AppEvent = `app.${outcome}`;
+    const data: TapEventData = { slug, shortHost, platformKey, sourceApp, country, city, device, ts };
     const nowMs = deps.now().getTime();
     if (deps.analytics) {
       const tapMs = Date.parse(tap.ts);
@@ -55,31 +95,23 @@ export function createOutcomeRecorder(deps: OutcomeRecorderDeps) {
         variant: tap.variant ?? null,
         platformKey: tap.platformKey,
         at: nowMs,
+        ...(deps.outbox ? { event: { name: event, data } } : {}),
       };
       let stored: boolean;
       try {
-        stored = await deps.repo.insertOutcome(row);
+        stored = await write(row);
       } catch (error) {
         if (!deps.hold) throw error;
-        // The token is spent: keep the outcome and insert it when the store is back (the tap id is
-        // the key, so the retry cannot count it twice).
+        // Held with its event: both are written together when the store takes it.
         deps.hold(row);
+        if (deps.outbox) return true;
         stored = true;
       }
       if (!stored) return false;
+      if (deps.outbox) return true;
     }
-    const { slug, shortHost, platformKey, sourceApp, country, city, device, ts } = tap;
     try {
-      await deps.emitEvent(tap.orgId, `app.${outcome}`, {
-        slug,
-        shortHost,
-        platformKey,
-        sourceApp,
-        country,
-        city,
-        device,
-        ts,
-      });
+      await deps.emitEvent(tap.orgId, event, data);
     } catch {
       // A webhook problem never undoes the recorded outcome.
     }

@@ -1,5 +1,6 @@
-import type { Kysely } from 'kysely';
+import type { Kysely, Transaction } from 'kysely';
 import type { Store } from '../store/database.js';
+import type { Database } from '../store/schema.js';
 import {
   BLOCKS_TABLE,
   insertMany,
@@ -80,7 +81,11 @@ export function createAnalyticsRepo(store: Store) {
     },
 
     /** Stores a tap's outcome and its rollups; false when the tap already has one (the first wins). */
-    async insertOutcome(o: OutcomeRow): Promise<boolean> {
+    /** The tap's first outcome with its rollups, and `within` in the same transaction; false for a repeat. */
+    async insertOutcome(
+      o: OutcomeRow,
+      within?: (trx: Transaction<Database>) => Promise<unknown>,
+    ): Promise<boolean> {
       return db.transaction().execute(async (trx) => {
         const inserted = await trx
           .insertInto('tap_outcomes')
@@ -101,6 +106,8 @@ export function createAnalyticsRepo(store: Store) {
         const inc = new Increments();
         addOutcome(inc, o);
         await writeIncrements(trx, store.dialect, inc);
+        // The rest of the store sees the full schema; this repo's typed view is a narrowing of it.
+        await within?.(trx as unknown as Transaction<Database>);
         return true;
       });
     },

@@ -52,6 +52,11 @@ export interface OutcomeRow {
   variant: number | null;
   platformKey: string | null;
   at: number;
+  /**
+   * The webhook event the outcome emits, queued in the outbox in the outcome's own transaction (it travels
+   * with a row held through a database outage, so the event is neither lost nor sent twice).
+   */
+  event?: { name: string; data: unknown };
 }
 
 export interface Increment {

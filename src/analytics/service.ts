@@ -2,7 +2,13 @@ import type { OrgContext } from '../accounts/service.js';
 import { featureError } from '../errors.js';
 import type { Store } from '../store/database.js';
 import { outcomeOf } from './export.js';
-import { type AppEvent, createOutcomeRecorder, isOutcome, type TapEventData } from './outcomes.js';
+import {
+  type AppEvent,
+  createOutcomeRecorder,
+  isOutcome,
+  type OutcomeOutbox,
+  type TapEventData,
+} from './outcomes.js';
 import {
   type AnalyticsRepo,
   createAnalyticsRepo,
@@ -38,6 +44,8 @@ export interface AnalyticsServiceDeps {
   links: { get(ctx: OrgContext, id: string): Promise<{ ab: { u: string; w: number }[] | null }> };
   tapTokens: Pick<TapTokens, 'redeem' | 'verify'>;
   emitEvent: (orgId: string, event: AppEvent, data: TapEventData) => Promise<void>;
+  /** The webhook outbox: a stored outcome's app.* event commits with it. */
+  outbox?: OutcomeOutbox;
   now: () => Date;
   repo?: AnalyticsRepo;
   /** Keeps a tap outcome the store refused, for a later retry (outcome-queue.ts). */
