@@ -11,7 +11,6 @@ import { createOutcomeWriter } from './analytics/outcomes.js';
 import { createAnalyticsRepo } from './analytics/repo.js';
 import { createAnalyticsService } from './analytics/service.js';
 import { createMemoryOneShot, createRedisOneShot, createTapTokens } from './analytics/tap-tokens.js';
-import { CAPTURE_RATE_LIMIT } from './audience/routes.js';
 import { createAudienceService } from './audience/service.js';
 import { createCreatorStats } from './bio/analytics-stats.js';
 import { createBioRepo } from './bio/repo.js';
@@ -21,28 +20,15 @@ import { createBroadcastService } from './broadcasts/service.js';
 import { createUnsubscribeService } from './broadcasts/unsubscribe.js';
 import { createBroadcastWorker, createSmtpTransport } from './broadcasts/worker.js';
 import type { Config } from './config.js';
-import { LruCache } from './core/lru-cache.js';
-import type { CompiledDestination } from './core/resolve.js';
-import { compileDestination } from './core/resolve.js';
 import { createVisitorClassifier } from './core/visitor.js';
 import { createTxtLookup } from './domains/dns-txt.js';
 import { createDomainService } from './domains/service.js';
-import { buildEngineApp } from './engine/app.js';
-import { createEngineLinkRepo } from './engine/repo.js';
-import { createEngineLinkService } from './engine/service.js';
 import { createFolderService } from './folders/folders.js';
-import { createBearerCheck } from './http/bearer.js';
 import { defaultDashboardDir, loadDashboardAssets } from './http/dashboard.js';
-import { createFallbackRateLimiter, type RateLimitMode } from './http/fallback-rate-limit.js';
+import type { RateLimitMode } from './http/fallback-rate-limit.js';
 import { buildHostedApp, HSTS } from './http/hosted-app.js';
+import { createLimits } from './http/limits.js';
 import { createMetrics } from './http/metrics.js';
-import {
-  createMemoryRateLimiter,
-  createRedisRateLimiter,
-  type RateLimiter,
-  type RateLimitOptions,
-} from './http/rate-limit.js';
-import { V1_RATE_LIMIT } from './http/v1-auth.js';
 import { createPreviewService } from './links/preview.js';
 import { createLinkRepo } from './links/repo.js';
 import { createLinkService } from './links/service.js';
@@ -79,13 +65,6 @@ import { createDeliveryWorker } from './webhooks/worker.js';
 
 const LINK_CACHE_SIZE = 50_000;
 const HOSTED_CACHE_TTL_MS = 60_000;
-const PASSWORD_ATTEMPTS = { limit: 10, windowSeconds: 300 } as const;
-/** Wrong passwords for one link from all addresses together: rotating addresses buys no more guesses. */
-const PASSWORD_FAILURES_PER_LINK = { limit: 50, windowSeconds: 300 } as const;
-const LOGIN_ATTEMPTS = { limit: 20, windowSeconds: 300 } as const;
-/** Failed logins for one account from any address, before it is locked for the rest of the window. */
-const LOGIN_FAILURES_PER_ACCOUNT = { limit: 10, windowSeconds: 900 } as const;
-const KEY_CREATIONS_PER_ORG = { limit: 10, windowSeconds: 3600 } as const;
 
 export interface Composed {
   app: FastifyInstance;
@@ -101,36 +80,7 @@ export function createLogger(config: Config): Logger {
   return pino({ level: config.logLevel, base: { service: `linkhop-${config.mode}` } });
 }
 
-/** Builds the engine on an open store; the caller listens (tests use app.inject). */
-export function composeEngine(config: Config, store: Store, logger: Logger): FastifyInstance {
-  const table = loadPlatformTable(config.platformsFile);
-  const repo = createEngineLinkRepo(store);
-  const links = createEngineLinkService({
-    repo,
-    table,
-    baseUrl: config.baseUrl,
-    randomBytes: (size) => randomBytes(size),
-    now: () => new Date(),
-  });
-  const loadCompiled = async (slug: string): Promise<CompiledDestination | undefined> => {
-    const row = await repo.findBySlug(slug);
-    return row && compileDestination(table, row.url);
-  };
-  return buildEngineApp({
-    logger,
-    ping: () => pingStore(store),
-    links,
-    authorize: createBearerCheck(config.apiToken),
-    respondToVisit: createVisitResponder({
-      classify: createVisitorClassifier(),
-      nonce: createNonceSource(),
-      redirectStatus: 301,
-      redirectHeaders: { vary: 'User-Agent' },
-    }),
-    cache: new LruCache(LINK_CACHE_SIZE),
-    loadCompiled,
-  });
-}
+export { composeEngine } from './compose-engine.js';
 
 export interface ComposeOptions {
   /**
@@ -151,16 +101,7 @@ export async function composeHosted(
   const sessionSecret = resolveSessionSecret(config);
   logDbHealth(store.health, logger);
   const redis = config.redisUrl ? await openRedisClients(config.redisUrl, logger) : undefined;
-  // With Redis the limits are shared by every instance, and per instance while Redis is away.
-  const limiter = (options: RateLimitOptions, prefix: string): RateLimiter & { mode?(): RateLimitMode } =>
-    redis
-      ? createFallbackRateLimiter({
-          shared: createRedisRateLimiter(redis.publisher, { ...options, prefix }),
-          local: createMemoryRateLimiter(options),
-          sharedUp: () => redis.health.up,
-        })
-      : createMemoryRateLimiter(options);
-  const v1Limiter = limiter(V1_RATE_LIMIT, 'linkhop:rl:v1:');
+  const limits = createLimits(redis && { publisher: redis.publisher, up: () => redis.health.up });
 
   // Every fetch of a user-given URL (webhook deliveries, preview scrapes) goes through this one guard.
   const fetcher = createGuardedFetcher({ allowPrivate: config.allowPrivateWebhookTargets });
@@ -335,17 +276,17 @@ export async function composeHosted(
     trustProxy: config.trustProxy,
     ping: () => pingStore(store),
     metrics,
-    ...(redisUp ? { redisHealth: { up: redisUp, rateLimitMode: () => v1Limiter.mode?.() ?? 'local' } } : {}),
+    ...(redisUp ? { redisHealth: { up: redisUp, rateLimitMode: () => limits.mode() } } : {}),
     v1Auth: {
       authenticate: (authorization) => accounts.authenticateApiKey(authorization),
-      limiter: v1Limiter,
+      limiter: limits.v1,
     },
     dashboard: {
       accounts,
       secureCookies: config.baseUrl.startsWith('https://'),
-      loginAttempts: limiter(LOGIN_ATTEMPTS, 'linkhop:rl:login:'),
-      accountLoginFailures: limiter(LOGIN_FAILURES_PER_ACCOUNT, 'linkhop:rl:login-account:'),
-      keyCreations: limiter(KEY_CREATIONS_PER_ORG, 'linkhop:rl:key-create:'),
+      loginAttempts: limits.login,
+      accountLoginFailures: limits.accountLoginFailures,
+      keyCreations: limits.keyCreations,
     },
     links,
     folders: createFolderService({ store, now: () => new Date(), uuid: randomUUID }),
@@ -378,7 +319,7 @@ export async function composeHosted(
     segments,
     broadcasts,
     unsubscribe: createUnsubscribeService({ store, now: () => new Date() }),
-    captureLimiter: limiter(CAPTURE_RATE_LIMIT, 'linkhop:rl:capture:'),
+    captureLimiter: limits.capture,
     previews: createPreviewService({
       store,
       links,
@@ -404,8 +345,8 @@ export async function composeHosted(
       secureCookies: config.baseUrl.startsWith('https://'),
       passwordCookies: createPasswordCookies(sessionSecret),
       verifyPassword,
-      passwordAttempts: limiter(PASSWORD_ATTEMPTS, 'linkhop:rl:pw:'),
-      passwordFailures: limiter(PASSWORD_FAILURES_PER_LINK, 'linkhop:rl:pw-link:'),
+      passwordAttempts: limits.password,
+      passwordFailures: limits.passwordFailures,
       nonce,
       baseUrl: config.baseUrl,
       defaultHost: new URL(config.baseUrl).host,
@@ -428,7 +369,7 @@ export async function composeHosted(
   return {
     app,
     clickStats: () => clicks.stats(),
-    ...(redis ? { redis: { health: redis.health, rateLimitMode: () => v1Limiter.mode?.() ?? 'local' } } : {}),
+    ...(redis ? { redis: { health: redis.health, rateLimitMode: () => limits.mode() } } : {}),
     async close() {
       await app.close();
       await socialIntake.drain();

@@ -1,0 +1,51 @@
+import { randomBytes } from 'node:crypto';
+import type { FastifyInstance } from 'fastify';
+import type { Logger } from 'pino';
+import type { Config } from './config.js';
+import { LruCache } from './core/lru-cache.js';
+import { type CompiledDestination, compileDestination } from './core/resolve.js';
+import { createVisitorClassifier } from './core/visitor.js';
+import { buildEngineApp } from './engine/app.js';
+import { createEngineLinkRepo } from './engine/repo.js';
+import { createEngineLinkService } from './engine/service.js';
+import { createBearerCheck } from './http/bearer.js';
+import { loadPlatformTable } from './platform-table.js';
+import { createNonceSource } from './redirect/nonce.js';
+import { createVisitResponder } from './redirect/respond.js';
+import type { Store } from './store/database.js';
+import { pingStore } from './store/health.js';
+
+/** The self-hosted engine's part of the composition root (main.ts re-exports it). */
+
+const LINK_CACHE_SIZE = 50_000;
+
+/** Builds the engine on an open store; the caller listens (tests use app.inject). */
+export function composeEngine(config: Config, store: Store, logger: Logger): FastifyInstance {
+  const table = loadPlatformTable(config.platformsFile);
+  const repo = createEngineLinkRepo(store);
+  const links = createEngineLinkService({
+    repo,
+    table,
+    baseUrl: config.baseUrl,
+    randomBytes: (size) => randomBytes(size),
+    now: () => new Date(),
+  });
+  const loadCompiled = async (slug: string): Promise<CompiledDestination | undefined> => {
+    const row = await repo.findBySlug(slug);
+    return row && compileDestination(table, row.url);
+  };
+  return buildEngineApp({
+    logger,
+    ping: () => pingStore(store),
+    links,
+    authorize: createBearerCheck(config.apiToken),
+    respondToVisit: createVisitResponder({
+      classify: createVisitorClassifier(),
+      nonce: createNonceSource(),
+      redirectStatus: 301,
+      redirectHeaders: { vary: 'User-Agent' },
+    }),
+    cache: new LruCache(LINK_CACHE_SIZE),
+    loadCompiled,
+  });
+}
