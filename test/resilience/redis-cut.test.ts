@@ -8,6 +8,7 @@ import { type AccountService, createAccountService } from '../../src/accounts/se
 import { parseConfig } from '../../src/config.js';
 import { type Composed, composeHosted } from '../../src/main.js';
 import { REDIS_BACK_MESSAGE, REDIS_LOST_MESSAGE } from '../../src/store/redis-health.js';
+import { addVerifiedDomain } from '../helpers/domains.js';
 import { BASE_URL } from '../helpers/hosted.js';
 import { redisSkipReason, redisUrl } from '../helpers/redis.js';
 import { postgresKind, type TestStore } from '../helpers/stores.js';
@@ -179,7 +180,9 @@ describe.skipIf(skip !== null)('Redis cut under traffic, two instances', () => {
     });
     expect(login.statusCode).toBe(401);
 
-    // A link on a custom hostname first used now: b misses that hostname's announcement too.
+    // A link on a custom hostname first used now (verified just before): b misses that hostname's
+    // announcement too.
+    await addVerifiedDomain(testStore.store, orgId, 'go.cut.example');
     const branded = await v1(a.app, statsKey, 'POST', '/v1/links', {
       url: 'https://example.com/brand',
       slug: 'cutbrand',

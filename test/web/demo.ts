@@ -156,7 +156,12 @@ export async function seedDemo(server: DashboardServer, fake?: FakeSocialProvide
   const api: Api = async (method, path, body) => {
     const response = await fetch(`${server.url}/api${path}`, {
       method,
-      headers: { cookie, ...(body === undefined ? {} : { 'content-type': 'application/json' }) },
+      // The dashboard's own origin, as the browser sends it on every call that is not a GET.
+      headers: {
+        cookie,
+        origin: new URL(server.url).origin,
+        ...(body === undefined ? {} : { 'content-type': 'application/json' }),
+      },
       body: body === undefined ? undefined : JSON.stringify(body),
     });
     if (!response.ok) throw new Error(`${method} /api${path}: ${response.status} ${await response.text()}`);
