@@ -26,7 +26,7 @@ import { createDomainService } from './domains/service.js';
 import { createFolderService } from './folders/folders.js';
 import { defaultDashboardDir, loadDashboardAssets } from './http/dashboard.js';
 import type { RateLimitMode } from './http/fallback-rate-limit.js';
-import { buildHostedApp, HSTS } from './http/hosted-app.js';
+import { buildHostedApp } from './http/hosted-app.js';
 import { createLimits } from './http/limits.js';
 import { createMetrics } from './http/metrics.js';
 import { createPreviewService } from './links/preview.js';
@@ -335,10 +335,7 @@ export async function composeHosted(
         classify,
         nonce,
         redirectStatus: 302,
-        redirectHeaders: {
-          'cache-control': 'private, max-age=0',
-          ...(config.baseUrl.startsWith('https://') ? { 'strict-transport-security': HSTS } : {}),
-        },
+        redirectHeaders: { 'cache-control': 'private, max-age=0' },
       }),
       cache,
       geoHeader: config.geoHeader,

@@ -2,6 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { parseConfig } from '../../src/config.js';
 import { type HostedHarness, startHosted } from '../helpers/hosted.js';
 import { sqliteKind } from '../helpers/stores.js';
+import { UA } from '../helpers/user-agents.js';
 
 /**
  * Per-address limits key on the address TRUST_PROXY yields: unset, the TCP peer, so rotating
@@ -116,6 +117,28 @@ describe('https deployments', () => {
     });
     expect(visit.statusCode).toBe(302);
     expect(visit.headers['strict-transport-security']).toBe('max-age=31536000');
+  });
+
+  it('send HSTS on the fast path too: cached redirects and escape pages over real HTTP', async () => {
+    const { apiKey } = await h.org('legend');
+    const create = async (url: string) =>
+      (await h.v1(apiKey, { method: 'POST', url: '/v1/links', payload: { url } })).json().slug as string;
+    const plain = await create('https://example.com/fast');
+    const video = await create('https://www.youtube.com/watch?v=dQw4w9WgXcQ');
+    const origin = await h.app.listen({ port: 0, host: '127.0.0.1' });
+    const get = (slug: string, userAgent: string) =>
+      fetch(`${origin}/${slug}`, { redirect: 'manual', headers: { 'user-agent': userAgent } });
+    // The second visit of each is answered by the fast path, from the cache the first one filled.
+    for (const [slug, userAgent, status] of [
+      [plain, UA.desktopChrome, 302],
+      [video, UA.instagramIos, 200],
+    ] as const) {
+      for (let i = 0; i < 2; i++) {
+        const response = await get(slug, userAgent);
+        expect(response.status).toBe(status);
+        expect(response.headers.get('strict-transport-security')).toBe('max-age=31536000');
+      }
+    }
   });
 
   it('serve /docs under a Content-Security-Policy', async () => {
