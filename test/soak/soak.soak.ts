@@ -121,12 +121,6 @@ describe.skipIf(skip !== null)(`soak: ${minutes} minutes, two instances, Postgre
       const probed = (await Promise.all(probes.map((probe) => probe.stop()))).flat();
       const last = sampleOf(instances, startedAt);
       const afterWarmUp = samples.find((sample) => sample.atS * 1000 >= warmUpMs) ?? samples[0] ?? last;
-      // A clean stop writes every click recorded: SIGTERM both, then count.
-      for (const instance of instances) await instance.stop();
-      const sent = counts.sent + phones + 1;
-      await waitFor(async () => (await countClicks(database.url, org.orgId)).raw >= sent, 15_000, 250);
-      const recorded = await countClicks(database.url, org.orgId);
-
       const growth = last.rssMb.map(
         (rss, i) => Math.round((rss / (afterWarmUp.rssMb[i] as number) - 1) * 1000) / 10,
       );
@@ -145,10 +139,22 @@ describe.skipIf(skip !== null)(`soak: ${minutes} minutes, two instances, Postgre
         fdsAfterWarmUp: afterWarmUp.fds,
         fdsAtEnd: last.fds,
         fdsMax: instances.map((_, i) => Math.max(...samples.map((sample) => sample.fds[i] as number))),
-        clicksSent: sent,
-        clicksRecorded: recorded,
       };
       console.info(`[soak] ${JSON.stringify(report, null, 2)}`);
+
+      // A clean stop writes every click recorded: SIGTERM both (bounded: a process that does not exit is a
+      // finding, reported as such), then count.
+      const exits = await Promise.all(
+        instances.map((instance) =>
+          Promise.race([instance.stop(), sleep(30_000).then(() => 'still running 30 s after SIGTERM')]),
+        ),
+      );
+      const sent = counts.sent + phones;
+      await waitFor(async () => (await countClicks(database.url, org.orgId)).raw >= sent, 15_000, 250);
+      const recorded = await countClicks(database.url, org.orgId);
+      console.info(
+        `[soak] exits ${JSON.stringify(exits)}; clicks sent ${sent}, recorded ${JSON.stringify(recorded)}`,
+      );
 
       expect(counts.fiveXx).toBe(0);
       expect(phoneErrors + counts.failed).toBe(0);
@@ -156,6 +162,7 @@ describe.skipIf(skip !== null)(`soak: ${minutes} minutes, two instances, Postgre
       for (const [i, fds] of last.fds.entries())
         expect(fds).toBeLessThanOrEqual((afterWarmUp.fds[i] as number) + 10);
       for (const result of probed) expect(result.ms).toBeLessThan(2000);
+      expect(exits).toEqual([0, 0]);
       expect(recorded).toEqual({ raw: sent, total: sent });
     },
     runMs + 180_000,
