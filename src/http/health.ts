@@ -1,5 +1,4 @@
 import type { FastifyInstance } from 'fastify';
-import type { Metrics } from './metrics.js';
 
 /**
  * Health for load balancers and operators.
@@ -16,7 +15,6 @@ export interface HealthDeps {
   ping: () => Promise<void>;
   /** Absent when Redis is not configured. */
   redis?: { up: () => boolean; rateLimitMode: () => 'shared' | 'local' };
-  metrics?: Metrics;
 }
 
 const PING_TIMEOUT_MS = 1000;
@@ -50,20 +48,16 @@ export async function checkHealth(deps: HealthDeps): Promise<{ status: number; b
 
 /** The ping, failing after PING_TIMEOUT_MS so a hung database makes the check answer, not hang. */
 export function boundedPing(ping: () => Promise<void>, ms = PING_TIMEOUT_MS): () => Promise<void> {
-  return () =>
-    new Promise<void>((resolve, reject) => {
-      const timer = setTimeout(() => reject(new Error('database ping timed out')), ms);
-      ping().then(
-        () => {
-          clearTimeout(timer);
-          resolve();
-        },
-        (error: unknown) => {
-          clearTimeout(timer);
-          reject(error);
-        },
-      );
-    });
+  return () => withTimeout(ping(), ms, 'database ping timed out');
+}
+
+/** `promise`, or a rejection with `message` once `ms` have passed: a probe never waits on a hung dependency. */
+export function withTimeout<T>(promise: Promise<T>, ms: number, message = 'timed out'): Promise<T> {
+  let timer: NodeJS.Timeout | undefined;
+  const timeout = new Promise<never>((_, reject) => {
+    timer = setTimeout(() => reject(new Error(message)), ms);
+  });
+  return Promise.race([promise, timeout]).finally(() => clearTimeout(timer));
 }
 
 export async function healthRoutes(app: FastifyInstance, deps: HealthDeps): Promise<void> {

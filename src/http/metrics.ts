@@ -1,4 +1,5 @@
 import { Counter, collectDefaultMetrics, Gauge, Registry } from 'prom-client';
+import { withTimeout } from './health.js';
 
 /**
  * Prometheus metrics (prom-client) for one instance. The redirect's hot path never calls prom-client: it
@@ -156,12 +157,4 @@ export function createMetrics(probes: MetricsProbes): Metrics {
     );
     return `${lines.join('\n')}\n`;
   }
-}
-
-function withTimeout<T>(promise: Promise<T>, ms: number): Promise<T> {
-  let timer: NodeJS.Timeout | undefined;
-  const timeout = new Promise<never>((_, reject) => {
-    timer = setTimeout(() => reject(new Error('timeout')), ms);
-  });
-  return Promise.race([promise, timeout]).finally(() => clearTimeout(timer));
 }
