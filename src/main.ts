@@ -4,6 +4,7 @@ import pino, { type Logger } from 'pino';
 import { createAccountRepo } from './accounts/repo.js';
 import { verifyPassword } from './accounts/secrets.js';
 import { createAccountService } from './accounts/service.js';
+import { createSignupService } from './accounts/signup.js';
 import type { ClickBufferStats } from './analytics/click-buffer.js';
 import { clickSink } from './analytics/click-sink.js';
 import { createOutcomeQueue } from './analytics/outcome-queue.js';
@@ -140,11 +141,13 @@ export async function composeHosted(
     flagsOff: config.flagsOff,
   });
   // Without SMTP_URL there is no worker, and sending answers 503 not_provisioned.
-  const broadcastWorker = config.smtpUrl
+  const mailTransport = config.smtpUrl ? createSmtpTransport(config.smtpUrl) : null;
+  const mailFrom = config.mailFrom ?? `linkhop <no-reply@${new URL(config.baseUrl).hostname}>`;
+  const broadcastWorker = mailTransport
     ? createBroadcastWorker({
         store,
-        transport: createSmtpTransport(config.smtpUrl),
-        from: config.mailFrom ?? `linkhop <no-reply@${new URL(config.baseUrl).hostname}>`,
+        transport: mailTransport,
+        from: mailFrom,
         baseUrl: config.baseUrl,
         now: () => new Date(),
         logger,
@@ -284,6 +287,17 @@ export async function composeHosted(
     dashboard: {
       accounts,
       secureCookies: config.baseUrl.startsWith('https://'),
+      signup: createSignupService({
+        repo: accountRepo,
+        accounts,
+        baseUrl: config.baseUrl,
+        from: mailFrom,
+        transport: mailTransport,
+        mailsPerEmail: limits.signupMails,
+        logger,
+        now: () => new Date(),
+      }),
+      signupAttempts: limits.signup,
       loginAttempts: limits.login,
       accountLoginFailures: limits.accountLoginFailures,
       keyCreations: limits.keyCreations,

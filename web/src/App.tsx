@@ -1,7 +1,7 @@
 import { type ComponentType, useEffect, useState } from 'react';
 import type { Feature } from './api/types';
 import { Loading } from './components/ui';
-import { LoginPage, SignupPage } from './pages/AuthPages';
+import { ConfirmSignupPage, LoginPage, SignupPage } from './pages/AuthPages';
 import { AnalyticsPage } from './pages/analytics/AnalyticsPage';
 import { LinkAnalyticsPage } from './pages/analytics/LinkAnalyticsPage';
 import { AudiencePage } from './pages/audience/AudiencePage';
@@ -70,6 +70,7 @@ export function App() {
 
   if (window.location.pathname === '/social/callback') return <SocialCallback />;
   if (session === undefined) return <Loading label="Loading linkhop" />;
+  if (path.startsWith('/signup/confirm')) return <ConfirmSignupPage />;
 
   if (!session) {
     if (path.startsWith('/login')) return <LoginPage />;
