@@ -24,6 +24,7 @@ import type { Config } from './config.js';
 import { createVisitorClassifier } from './core/visitor.js';
 import { createTxtLookup } from './domains/dns-txt.js';
 import { createDomainService } from './domains/service.js';
+import { loadEscapeMatrix } from './escape-matrix.js';
 import { createFolderService } from './folders/folders.js';
 import { defaultDashboardDir, loadDashboardAssets } from './http/dashboard.js';
 import type { RateLimitMode } from './http/fallback-rate-limit.js';
@@ -39,7 +40,9 @@ import { scrapePreview } from './net/open-graph.js';
 import { createPixelService } from './pixels/pixels.js';
 import { loadPlatformTable } from './platform-table.js';
 import { createReceiptService, loadReceiptKey } from './receipts/receipts.js';
+import type { HostedRedirectDeps } from './redirect/hosted-routes.js';
 import { createHostedLinkCache } from './redirect/link-cache.js';
+import type { LinkLoaderDeps } from './redirect/link-loader.js';
 import { createNonceSource } from './redirect/nonce.js';
 import { createPasswordCookies } from './redirect/password-gate.js';
 import { createVisitResponder } from './redirect/respond.js';
@@ -99,6 +102,7 @@ export async function composeHosted(
   options: ComposeOptions = {},
 ): Promise<Composed> {
   const table = loadPlatformTable(config.platformsFile);
+  const escapeMatrix = loadEscapeMatrix(config.escapeMatrixFile);
   const sessionSecret = resolveSessionSecret(config);
   logDbHealth(store.health, logger);
   const redis = config.redisUrl ? await openRedisClients(config.redisUrl, logger) : undefined;
@@ -272,6 +276,39 @@ export async function composeHosted(
     outboxDepth: () => deliveries.depth(),
   });
 
+  // The redirect routes hand these deps to their link loader, which compiles links with the escape matrix.
+  const redirectDeps: HostedRedirectDeps & Pick<LinkLoaderDeps, 'escapeMatrix'> = {
+    links: linkRepo,
+    table,
+    classify,
+    respondToVisit: createVisitResponder({
+      classify,
+      nonce,
+      redirectStatus: 302,
+      redirectHeaders: { 'cache-control': 'private, max-age=0' },
+    }),
+    cache,
+    geoHeader: config.geoHeader,
+    secureCookies: config.baseUrl.startsWith('https://'),
+    passwordCookies: createPasswordCookies(sessionSecret),
+    verifyPassword,
+    passwordAttempts: limits.password,
+    passwordFailures: limits.passwordFailures,
+    nonce,
+    baseUrl: config.baseUrl,
+    defaultHost: new URL(config.baseUrl).host,
+    flagsOff: config.flagsOff,
+    analytics: config.analytics
+      ? {
+          record: (click) => clicks.record(click),
+          issueTap: (context) => tapTokens.issue(context),
+          newTapId: randomUUID,
+        }
+      : null,
+    now: Date.now,
+    random: Math.random,
+    escapeMatrix,
+  };
   const app = await buildHostedApp({
     web: loadDashboardAssets(config.dashboardDir ?? defaultDashboardDir()),
     logger,
@@ -341,37 +378,7 @@ export async function composeHosted(
       now: () => new Date(),
       onChange: (link) => cache.invalidate(link.hostname ?? '', link.slug),
     }),
-    redirect: {
-      links: linkRepo,
-      table,
-      classify,
-      respondToVisit: createVisitResponder({
-        classify,
-        nonce,
-        redirectStatus: 302,
-        redirectHeaders: { 'cache-control': 'private, max-age=0' },
-      }),
-      cache,
-      geoHeader: config.geoHeader,
-      secureCookies: config.baseUrl.startsWith('https://'),
-      passwordCookies: createPasswordCookies(sessionSecret),
-      verifyPassword,
-      passwordAttempts: limits.password,
-      passwordFailures: limits.passwordFailures,
-      nonce,
-      baseUrl: config.baseUrl,
-      defaultHost: new URL(config.baseUrl).host,
-      flagsOff: config.flagsOff,
-      analytics: config.analytics
-        ? {
-            record: (click) => clicks.record(click),
-            issueTap: (context) => tapTokens.issue(context),
-            newTapId: randomUUID,
-          }
-        : null,
-      now: Date.now,
-      random: Math.random,
-    },
+    redirect: redirectDeps,
   });
   clicks.start();
   if (config.analytics) outcomeQueue.start();

@@ -21,7 +21,39 @@ export type InAppKey =
   | 'gsa'
   | 'kakaotalk'
   | 'naver'
+  | 'daum'
+  | 'zalo'
+  | 'weibo'
+  | 'qq'
+  | 'baidu'
   | 'other_webview';
+
+/** Every in-app browser key, in the order the compatibility table lists them. */
+export const IN_APP_KEYS: readonly InAppKey[] = [
+  'instagram',
+  'facebook',
+  'messenger',
+  'threads',
+  'tiktok',
+  'twitter',
+  'linkedin',
+  'snapchat',
+  'pinterest',
+  'reddit',
+  'telegram',
+  'line',
+  'wechat',
+  'whatsapp',
+  'gsa',
+  'kakaotalk',
+  'naver',
+  'daum',
+  'zalo',
+  'weibo',
+  'qq',
+  'baidu',
+  'other_webview',
+];
 
 export interface Visitor {
   os: Os;
