@@ -1,4 +1,4 @@
-import type { InAppKey, Os } from '../visitor.js';
+import type { InAppKey, Os } from './kinds.js';
 
 /**
  * Link-preview fetchers (reference section 5). isbot already knows all of them; this list exists to set

@@ -1,7 +1,7 @@
 import { type FormEvent, useEffect, useRef, useState } from 'react';
-import { Logo } from '../App';
 import { ApiError, messageOf, post } from '../api/client';
 import type { Session } from '../api/types';
+import { Logo } from '../components/logo';
 import { Banner, Button, TextField } from '../components/ui';
 import { currentPath, hashQuery, navigate } from '../router';
 import { useSession } from '../session';
