@@ -11,6 +11,7 @@ import {
 } from './bulk-insert.js';
 import { blockValues, packBlocks } from './click-blocks.js';
 import type { ClickInput } from './click-buffer.js';
+import { createClickPartitions } from './click-partitions.js';
 import { createClickReads } from './click-reads.js';
 import { createGroupCache, lockGroups } from './group-rollups.js';
 import { createRollupReads, type DayRange } from './rollup-reads.js';
@@ -49,6 +50,7 @@ export function createAnalyticsRepo(store: Store) {
   const sqlite = store.sqlite ? sqliteHandle(store.sqlite) : undefined;
   // Which folder and tags each link is in, for the group rollups (one cache per writer).
   const groups = createGroupCache();
+  const partitions = createClickPartitions(store);
   return {
     ...reads,
 
@@ -70,6 +72,8 @@ export function createAnalyticsRepo(store: Store) {
         while (raw.inTransaction) await new Promise((resolve) => setImmediate(resolve));
         return writeClickBatchSqlite(raw, sqlite, blocks, inc, batchId, groups);
       }
+      // A month the writer has not seen gets its partition first (else its blocks land in DEFAULT).
+      await partitions.ensureFor([rows[0]?.at ?? Date.now(), rows.at(-1)?.at ?? Date.now()]);
       return db.transaction().execute(async (trx) => {
         // First, before any row lock: a link moving between groups waits for the batch, or the reverse.
         await lockGroups(trx, new Set(rows.map((row) => row.org_id)), 'shared');

@@ -14,6 +14,7 @@ import * as clickBlocks from './012-click-blocks.js';
 import * as clickBatches from './013-click-batches.js';
 import * as domains from './014-domains.js';
 import * as groupRollups from './016-group-rollups.js';
+import * as clickPartitions from './017-click-partitions.js';
 
 /**
  * One ordered set of migrations for both dialects, listed in code (not read from a folder) so the
@@ -35,6 +36,7 @@ const migrations: Record<string, Migration> = {
   '013-click-batches': clickBatches,
   '014-domains': domains,
   '016-group-rollups': groupRollups,
+  '017-click-partitions': clickPartitions,
 };
 
 export const migrationProvider: MigrationProvider = {
