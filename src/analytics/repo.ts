@@ -151,3 +151,21 @@ export function createAnalyticsRepo(store: Store) {
 }
 
 export type AnalyticsRepo = ReturnType<typeof createAnalyticsRepo>;
+
+/**
+ * The narrow interface the rest of the service sees (docs/architecture.md): scopes, windows and plain
+ * rows in and out, nothing of SQL. Another engine (ClickHouse) would implement exactly these.
+ */
+export type AnalyticsStore = Pick<
+  AnalyticsRepo,
+  | 'writeClicks'
+  | 'insertOutcome'
+  | 'pruneBatchIds'
+  | 'sums'
+  | 'daily'
+  | 'linkTotals'
+  | 'perLink'
+  | 'linkSums'
+  | 'clicks'
+  | 'exportPages'
+>;
