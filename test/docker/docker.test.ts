@@ -2,8 +2,8 @@ import { spawn } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import Ajv2019 from 'ajv/dist/2019.js';
-import addFormats from 'ajv-formats';
+import { Ajv2019 } from 'ajv/dist/2019.js';
+import formats from 'ajv-formats';
 import { afterAll, describe, expect, it } from 'vitest';
 import { parse } from 'yaml';
 import { childEnv } from '../helpers/env.js';
@@ -38,7 +38,8 @@ const dockerfile = read('Dockerfile');
 describe('compose.yaml', () => {
   it('is valid under the compose-spec schema', () => {
     const ajv = new Ajv2019({ strict: false, allErrors: true });
-    addFormats(ajv);
+    // A CommonJS module: under NodeNext its default export arrives wrapped one level down.
+    (formats as unknown as { default: (ajv: Ajv2019) => void }).default(ajv);
     // The schema's own `format: duration` is Go's (5s, 1m30s), not ISO 8601's.
     ajv.addFormat('duration', /^(\d+(\.\d+)?(ns|us|ms|s|m|h))+$/);
     // The file names draft 2019-09 the old way (http, trailing #) and keeps draft-04 `id`s, which name
