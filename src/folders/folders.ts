@@ -119,6 +119,7 @@ export async function folderRoutes(
     {
       schema: {
         operationId: op('createFolder'),
+        summary: 'Create a folder',
         tags,
         body: folderBody,
         response: { 201: folderSchema, ...errorResponses(400, 403) },
@@ -131,6 +132,7 @@ export async function folderRoutes(
     {
       schema: {
         operationId: op('listFolders'),
+        summary: 'List folders',
         tags,
         response: { 200: z.object({ folders: z.array(folderSchema) }), ...errorResponses() },
       },
@@ -142,6 +144,7 @@ export async function folderRoutes(
     {
       schema: {
         operationId: op('renameFolder'),
+        summary: 'Rename a folder',
         tags,
         params: idParams,
         body: folderBody,
@@ -155,6 +158,7 @@ export async function folderRoutes(
     {
       schema: {
         operationId: op('deleteFolder'),
+        summary: 'Delete a folder',
         tags,
         params: idParams,
         response: { 200: deletedSchema, ...errorResponses(404) },
