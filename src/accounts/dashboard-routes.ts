@@ -3,7 +3,7 @@ import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { AppError, appError, featureError } from '../errors.js';
 import type { RateLimiter } from '../http/rate-limit.js';
-import { errorBody, idParams } from '../http/schemas.js';
+import { errorBodies, errorBody, idParams } from '../http/schemas.js';
 import { clearedSessionCookie, requireSession, sessionCookie, sessionTokenOf } from '../http/session-auth.js';
 import { orgOf } from '../http/v1-auth.js';
 import { FEATURES, TIERS } from './plans.js';
@@ -89,6 +89,7 @@ export async function dashboardAccountRoutes(
     {
       schema: {
         operationId: 'signup',
+        summary: 'Sign up (a confirmation link is mailed)',
         tags: ['dashboard'],
         body: signupBody,
         response: { 202: signupAnswer, ...errors },
@@ -113,6 +114,7 @@ export async function dashboardAccountRoutes(
     {
       schema: {
         operationId: 'confirmSignup',
+        summary: 'Confirm a sign-up and log in',
         tags: ['dashboard'],
         body: confirmBody,
         response: { 201: sessionSchema, ...errors },
@@ -130,6 +132,7 @@ export async function dashboardAccountRoutes(
     {
       schema: {
         operationId: 'login',
+        summary: 'Log in',
         tags: ['dashboard'],
         body: loginBody,
         response: { 200: sessionSchema, ...errors },
@@ -162,8 +165,9 @@ export async function dashboardAccountRoutes(
     {
       schema: {
         operationId: 'logout',
+        summary: 'Log out',
         tags: ['dashboard'],
-        response: { 200: z.object({ ok: z.literal(true) }) },
+        response: { 200: z.object({ ok: z.literal(true) }), ...errorBodies(403) },
       },
     },
     async (request, reply) => {
@@ -177,7 +181,12 @@ export async function dashboardAccountRoutes(
   r.get(
     '/session',
     {
-      schema: { operationId: 'getSession', tags: ['dashboard'], response: { 200: sessionSchema, ...errors } },
+      schema: {
+        operationId: 'getSession',
+        summary: 'Get the current session',
+        tags: ['dashboard'],
+        response: { 200: sessionSchema, ...errors },
+      },
     },
     async (request) => sessionOf(sessionTokenOf(request) ?? ''),
   );
@@ -188,6 +197,7 @@ export async function dashboardAccountRoutes(
       ...authed,
       schema: {
         operationId: 'listKeys',
+        summary: 'List API keys',
         tags: ['dashboard'],
         response: { 200: z.object({ keys: z.array(keySchema) }), ...errors },
       },
@@ -210,6 +220,7 @@ export async function dashboardAccountRoutes(
       ...authed,
       schema: {
         operationId: 'createKey',
+        summary: 'Create an API key',
         tags: ['dashboard'],
         response: { 201: z.object({ id: z.string(), apiKey: z.string(), note: z.string() }), ...errors },
       },
@@ -234,6 +245,7 @@ export async function dashboardAccountRoutes(
       ...authed,
       schema: {
         operationId: 'revokeKey',
+        summary: 'Revoke an API key',
         tags: ['dashboard'],
         params: idParams,
         response: { 200: z.object({ deleted: z.literal(true) }), ...errors },

@@ -21,7 +21,12 @@ export async function meRoutes(app: FastifyInstance): Promise<void> {
   app.withTypeProvider<ZodTypeProvider>().get(
     '/me',
     {
-      schema: { operationId: 'getMe', tags: ['account'], response: { 200: meSchema, ...errorResponses() } },
+      schema: {
+        operationId: 'getMe',
+        summary: "Get the key's organization and plan",
+        tags: ['account'],
+        response: { 200: meSchema, ...errorResponses() },
+      },
     },
     async (request) => {
       const org = orgOf(request);

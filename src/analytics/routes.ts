@@ -2,7 +2,7 @@ import { Readable } from 'node:stream';
 import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
-import { errorResponses, idParams } from '../http/schemas.js';
+import { contentResponse, errorResponses, idParams } from '../http/schemas.js';
 import { orgOf } from '../http/v1-auth.js';
 import { csvChunks, jsonChunks } from './export.js';
 import type { AnalyticsService } from './service.js';
@@ -113,6 +113,7 @@ function sharedRoutes(app: FastifyInstance, deps: Deps, op: (name: string) => st
     {
       schema: {
         operationId: op('getLinkStats'),
+        summary: "Get a link's stats",
         tags,
         params: idParams,
         response: { 200: linkStatsSchema, ...errorResponses(404) },
@@ -125,6 +126,7 @@ function sharedRoutes(app: FastifyInstance, deps: Deps, op: (name: string) => st
     {
       schema: {
         operationId: op('getLinkAbStats'),
+        summary: "Get a link's A/B test results",
         tags,
         params: idParams,
         response: { 200: abStatsSchema, ...errorResponses(404) },
@@ -137,6 +139,7 @@ function sharedRoutes(app: FastifyInstance, deps: Deps, op: (name: string) => st
     {
       schema: {
         operationId: op('getAnalytics'),
+        summary: 'Get analytics for a period',
         tags,
         description:
           'Whole UTC days ending today. Below hero: totals and `upgrade`; from hero up every series.',
@@ -151,6 +154,7 @@ function sharedRoutes(app: FastifyInstance, deps: Deps, op: (name: string) => st
     {
       schema: {
         operationId: op('listLinkClicks'),
+        summary: "List a link's recent clicks",
         tags,
         description:
           'Newest first, last 90 days; `limit` (max 200) and `offset`; without both, the newest 1000.',
@@ -166,12 +170,16 @@ function sharedRoutes(app: FastifyInstance, deps: Deps, op: (name: string) => st
     {
       schema: {
         operationId: op('exportAnalytics'),
+        summary: 'Export raw clicks as CSV or JSON',
         tags,
         description:
           'Raw human clicks, oldest first, as CSV (default; cells neutralized) or JSON. Needs analyticsExport.',
         querystring: exportQuery,
         produces: ['text/csv', 'application/json'],
-        response: errorResponses(400, 403, 404),
+        response: {
+          200: contentResponse('The clicks', 'text/csv', 'application/json'),
+          ...errorResponses(400, 403, 404),
+        },
       },
     },
     async (request, reply) => {
@@ -233,6 +241,7 @@ export async function tapRoutes(app: FastifyInstance, deps: Deps): Promise<void>
     {
       schema: {
         operationId: 'reportTapOutcome',
+        summary: "Report an escape tap's outcome",
         tags,
         security: [],
         description:

@@ -3,7 +3,7 @@ import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { findControlCharacter } from '../http/edge-text.js';
 import type { RateLimiter } from '../http/rate-limit.js';
-import { errorResponses, idParams } from '../http/schemas.js';
+import { contentResponse, errorResponses, idParams } from '../http/schemas.js';
 import { orgOf } from '../http/v1-auth.js';
 import { CAPTURE_PATH } from './capture-form.js';
 import { type AudienceService, DASHBOARD_LIST_LIMIT, MAX_EMAIL_LENGTH } from './service.js';
@@ -67,6 +67,7 @@ export async function audienceRoutes(
     {
       schema: {
         operationId: op('listAudience'),
+        summary: 'List contacts',
         tags,
         description: deps.dashboard
           ? 'The newest 500 contacts, newest first, with the total count.'
@@ -86,12 +87,13 @@ export async function audienceRoutes(
     {
       schema: {
         operationId: op('exportAudience'),
+        summary: 'Export contacts as CSV',
         tags,
         description:
           'The whole list, oldest first, as CSV: `email,source_slug,country,consent_text,captured_at`. Cells ' +
           'beginning with =, +, -, @, tab or carriage return are prefixed with an apostrophe.',
         produces: ['text/csv'],
-        response: errorResponses(403),
+        response: { 200: contentResponse('The contacts', 'text/csv'), ...errorResponses(403) },
       },
     },
     async (request, reply) => {
@@ -108,6 +110,7 @@ export async function audienceRoutes(
     {
       schema: {
         operationId: op('getContact'),
+        summary: 'Get a contact',
         tags,
         params: idParams,
         response: { 200: contactDetailSchema, ...errorResponses(403, 404) },
@@ -120,6 +123,7 @@ export async function audienceRoutes(
     {
       schema: {
         operationId: op('deleteContact'),
+        summary: 'Delete a contact',
         tags,
         description: 'Removes the contact row entirely. No tier or flag gate.',
         params: idParams,
@@ -177,6 +181,7 @@ export async function captureRoutes(
     {
       schema: {
         operationId: 'captureEmail',
+        summary: 'Capture an email from a fallback page',
         tags: ['audience'],
         security: [],
         description:

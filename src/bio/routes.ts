@@ -35,7 +35,14 @@ export async function bioRoutes(
 
   r.get(
     '/bio',
-    { schema: { operationId: op('getBio'), tags, response: { 200: envelope, ...errorResponses(403) } } },
+    {
+      schema: {
+        operationId: op('getBio'),
+        summary: 'Get the link-in-bio page',
+        tags,
+        response: { 200: envelope, ...errorResponses(403) },
+      },
+    },
     async (request) => bio.get(orgOf(request)),
   );
   r.put(
@@ -43,6 +50,7 @@ export async function bioRoutes(
     {
       schema: {
         operationId: op('saveBio'),
+        summary: 'Create or update the bio page',
         tags,
         description: 'Upsert. Omitted fields keep their stored value; a new page starts unpublished.',
         body: bioBody,
@@ -56,6 +64,7 @@ export async function bioRoutes(
     {
       schema: {
         operationId: op('deleteBio'),
+        summary: 'Delete the bio page',
         tags,
         response: { 200: deletedSchema, ...errorResponses(403, 404) },
       },
@@ -67,6 +76,7 @@ export async function bioRoutes(
     {
       schema: {
         operationId: op('replaceBioBlocks'),
+        summary: "Replace the bio page's blocks",
         tags,
         body: blocksBody,
         response: { 200: bioPageSchema, ...errorResponses(400, 403, 404) },
@@ -79,6 +89,7 @@ export async function bioRoutes(
     {
       schema: {
         operationId: op('getBioStats'),
+        summary: "Get the bio page's stats",
         tags,
         response: { 200: bioStatsSchema, ...errorResponses(403) },
       },
@@ -95,6 +106,7 @@ export async function publicBioRoutes(app: FastifyInstance, deps: { bio: BioServ
     {
       schema: {
         operationId: 'getPublicBio',
+        summary: 'Get a published bio page',
         tags: ['bio'],
         security: [],
         params: handleParams,

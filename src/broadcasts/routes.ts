@@ -28,6 +28,7 @@ export async function broadcastRoutes(
     {
       schema: {
         operationId: 'createBroadcast',
+        summary: 'Create a broadcast draft',
         tags,
         description: 'Creates a draft. Recipients: everyone, or the contacts of `segmentId` (legend).',
         body: createBroadcastBody,
@@ -41,6 +42,7 @@ export async function broadcastRoutes(
     {
       schema: {
         operationId: 'listBroadcasts',
+        summary: 'List broadcasts',
         tags,
         description: 'The newest 100 broadcasts, newest first, each with its status. Flag-gated only.',
         response: { 200: z.object({ broadcasts: z.array(broadcastSchema) }), ...errorResponses(403) },
@@ -53,6 +55,7 @@ export async function broadcastRoutes(
     {
       schema: {
         operationId: 'getBroadcast',
+        summary: 'Get a broadcast',
         tags,
         params: idParams,
         response: { 200: broadcastSchema, ...errorResponses(403, 404) },
@@ -65,6 +68,7 @@ export async function broadcastRoutes(
     {
       schema: {
         operationId: 'updateBroadcast',
+        summary: 'Update a broadcast draft',
         tags,
         description: 'Edits a draft; 409 `broadcast_not_draft` once it was sent.',
         params: idParams,
@@ -79,6 +83,7 @@ export async function broadcastRoutes(
     {
       schema: {
         operationId: 'sendBroadcast',
+        summary: 'Send a broadcast',
         tags,
         description:
           'Queues one recipient row per contact and sends in the background: 202 with status `sending`, ' +

@@ -184,6 +184,7 @@ export async function segmentRoutes(app: FastifyInstance, deps: { segments: Segm
     {
       schema: {
         operationId: 'createSegment',
+        summary: 'Create an audience segment',
         tags,
         description: 'Needs audienceSegments (legend) and the broadcasts flag.',
         body: segmentBody,
@@ -197,6 +198,7 @@ export async function segmentRoutes(app: FastifyInstance, deps: { segments: Segm
     {
       schema: {
         operationId: 'listSegments',
+        summary: 'List audience segments',
         tags,
         response: { 200: z.object({ segments: z.array(segmentSchema) }), ...errorResponses(403) },
       },
@@ -208,6 +210,7 @@ export async function segmentRoutes(app: FastifyInstance, deps: { segments: Segm
     {
       schema: {
         operationId: 'deleteSegment',
+        summary: 'Delete an audience segment',
         tags,
         params: idParams,
         response: { 200: z.object({ deleted: z.literal(true) }), ...errorResponses(403, 404) },

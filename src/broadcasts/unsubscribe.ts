@@ -4,6 +4,7 @@ import { z } from 'zod';
 import { audienceDb } from '../audience/db.js';
 import { escapeAttr, escapeHtml } from '../core/pages/escape-html.js';
 import { sendNotFoundPage } from '../http/html.js';
+import { contentResponse } from '../http/schemas.js';
 import type { Store } from '../store/database.js';
 import { hashToken } from './worker.js';
 
@@ -95,13 +96,29 @@ export async function unsubscribeRoutes(
   const nonce = () => randomBytes(16).toString('base64');
 
   const params = z.object({ token: z.string().max(200).describe('the opaque token of the email') });
-  const doc = (operationId: string, description: string) => ({
-    schema: { operationId, tags: ['broadcasts'], security: [], params, description, produces: ['text/html'] },
+  const doc = (operationId: string, summary: string, description: string) => ({
+    schema: {
+      operationId,
+      summary,
+      tags: ['broadcasts'],
+      security: [],
+      params,
+      description,
+      produces: ['text/html'],
+      response: {
+        200: contentResponse('The page', 'text/html'),
+        404: contentResponse('No such token', 'text/html'),
+      },
+    },
   });
 
   app.get<{ Params: { token: string } }>(
     '/u/:token',
-    doc('unsubscribePage', 'HTML confirmation page whose button POSTs to the same address; changes nothing.'),
+    doc(
+      'unsubscribePage',
+      'Show the unsubscribe page',
+      'HTML confirmation page whose button POSTs to the same address; changes nothing.',
+    ),
     async (request, reply) => {
       const state = await deps.unsubscribe.status(request.params.token);
       if (!state) return sendNotFoundPage(reply);
@@ -123,6 +140,7 @@ export async function unsubscribeRoutes(
     '/u/:token',
     doc(
       'unsubscribe',
+      'Unsubscribe (the RFC 8058 one-click target)',
       'Unsubscribes the contact (also the RFC 8058 one-click target); 200 HTML; 404 unknown token.',
     ),
     async (request, reply) => {

@@ -22,6 +22,7 @@ export async function domainRoutes(
     {
       schema: {
         operationId: op('createDomain'),
+        summary: 'Add a custom domain',
         tags,
         description:
           'Adds a hostname, unverified. Publish the TXT record in `verification`, then call verify. ' +
@@ -38,6 +39,7 @@ export async function domainRoutes(
     {
       schema: {
         operationId: op('listDomains'),
+        summary: 'List custom domains',
         tags,
         response: { 200: z.object({ domains: z.array(domainSchema) }), ...errorResponses() },
       },
@@ -49,6 +51,7 @@ export async function domainRoutes(
     {
       schema: {
         operationId: op('verifyDomain'),
+        summary: "Verify a domain's TXT record",
         tags,
         description:
           'Looks the TXT record up now. 200 verified, or 409 `domain_unverified` with `expected` and `found`.',
@@ -63,6 +66,7 @@ export async function domainRoutes(
     {
       schema: {
         operationId: op('deleteDomain'),
+        summary: 'Remove a custom domain',
         tags,
         description: 'Refused with 409 `domain_in_use` while any link, archived or not, is on the hostname.',
         params: idParams,

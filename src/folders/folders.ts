@@ -123,6 +123,7 @@ export async function folderRoutes(
     {
       schema: {
         operationId: op('createFolder'),
+        summary: 'Create a folder',
         tags,
         body: folderBody,
         response: { 201: folderSchema, ...errorResponses(400, 403) },
@@ -135,6 +136,7 @@ export async function folderRoutes(
     {
       schema: {
         operationId: op('listFolders'),
+        summary: 'List folders',
         tags,
         response: { 200: z.object({ folders: z.array(folderSchema) }), ...errorResponses() },
       },
@@ -146,6 +148,7 @@ export async function folderRoutes(
     {
       schema: {
         operationId: op('renameFolder'),
+        summary: 'Rename a folder',
         tags,
         params: idParams,
         body: folderBody,
@@ -159,6 +162,7 @@ export async function folderRoutes(
     {
       schema: {
         operationId: op('deleteFolder'),
+        summary: 'Delete a folder',
         tags,
         params: idParams,
         response: { 200: deletedSchema, ...errorResponses(404) },

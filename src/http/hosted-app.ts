@@ -6,12 +6,7 @@ import Fastify, {
   type FastifyReply,
   LogController,
 } from 'fastify';
-import {
-  jsonSchemaTransform,
-  jsonSchemaTransformObject,
-  serializerCompiler,
-  validatorCompiler,
-} from 'fastify-type-provider-zod';
+import { serializerCompiler, validatorCompiler } from 'fastify-type-provider-zod';
 import { type DashboardAccountDeps, dashboardAccountRoutes } from '../accounts/dashboard-routes.js';
 import { meRoutes } from '../accounts/routes.js';
 import { analyticsRoutes, dashboardAnalyticsRoutes, tapRoutes } from '../analytics/routes.js';
@@ -58,6 +53,7 @@ import { type HealthDeps, healthRoutes } from './health.js';
 import { sendNotFoundPage } from './html.js';
 import { logsRequests } from './logging.js';
 import type { Metrics } from './metrics.js';
+import { hostedOpenApiOptions } from './openapi.js';
 import type { RateLimiter } from './rate-limit.js';
 import { registerCsrfGuard, requireSession } from './session-auth.js';
 import { registerV1Auth, type V1AuthDeps } from './v1-auth.js';
@@ -168,24 +164,7 @@ export async function buildHostedApp(deps: HostedAppDeps): Promise<FastifyInstan
     return sendNotFoundPage(reply);
   });
 
-  await app.register(swagger, {
-    openapi: {
-      openapi: '3.1.0',
-      info: {
-        title: 'linkhop API',
-        version: '1.0.0',
-        description:
-          'Smart links that escape in-app browsers. Every /v1 call needs `Authorization: Bearer svc_...`.',
-      },
-      servers: [{ url: deps.baseUrl }],
-      components: {
-        securitySchemes: { apiKey: { type: 'http', scheme: 'bearer', description: 'svc_ API key' } },
-      },
-      security: [{ apiKey: [] }],
-    },
-    transform: jsonSchemaTransform,
-    transformObject: jsonSchemaTransformObject,
-  });
+  await app.register(swagger, hostedOpenApiOptions(deps.baseUrl));
   // Browsers that once reached us over https keep to it (RFC 6797); never sent over plain http.
   if (deps.baseUrl.startsWith('https://')) {
     app.addHook('onSend', async (_request, reply) => {

@@ -25,3 +25,24 @@ export function errorResponses(...statuses: number[]): Record<number, typeof err
 export function operationIds(prefix: string | undefined): (id: string) => string {
   return (id) => (prefix ? `${prefix}${id[0]?.toUpperCase()}${id.slice(1)}` : id);
 }
+
+/** The error statuses of a route outside /v1 (no API key, no key rate limit), each with the error body. */
+export function errorBodies(...statuses: number[]): Record<number, typeof errorBody> {
+  return Object.fromEntries(statuses.map((status) => [status, errorBody]));
+}
+
+/**
+ * A documented answer that is not JSON (HTML, CSV, SVG, PNG): named by media type for readers and client
+ * generators. Fastify sends these as the string, bytes or stream the handler gives; nothing serializes them.
+ */
+export function contentResponse(description: string, ...mediaTypes: string[]) {
+  return {
+    description,
+    content: Object.fromEntries(mediaTypes.map((type) => [type, { schema: z.string() }])),
+  };
+}
+
+/** A documented answer without a body (a redirect, a 204). */
+export function emptyResponse(description: string) {
+  return z.undefined().describe(description);
+}

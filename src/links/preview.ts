@@ -144,22 +144,31 @@ export async function previewRoutes(
   const r = app.withTypeProvider<ZodTypeProvider>();
   const { previews } = deps;
   const op = operationIds(deps.operationPrefix);
-  const schema = (operationId: string) => ({
+  const schema = (operationId: string, summary: string) => ({
     operationId,
+    summary,
     tags: ['links'],
     params: idParams,
     response: { 200: previewSchema, ...errorResponses(400, 404) },
   });
-  r.get('/links/:id/og', { schema: schema(op('getLinkPreview')) }, async (request) =>
-    previews.get(orgOf(request), request.params.id),
+  r.get(
+    '/links/:id/og',
+    { schema: schema(op('getLinkPreview'), "Get a link's preview card") },
+    async (request) => previews.get(orgOf(request), request.params.id),
   );
-  r.put('/links/:id/og', { schema: { ...schema(op('setLinkPreview')), body: customBody } }, async (request) =>
-    previews.setCustom(orgOf(request), request.params.id, request.body),
+  r.put(
+    '/links/:id/og',
+    { schema: { ...schema(op('setLinkPreview'), 'Set a custom preview card'), body: customBody } },
+    async (request) => previews.setCustom(orgOf(request), request.params.id, request.body),
   );
-  r.delete('/links/:id/og', { schema: schema(op('clearLinkPreview')) }, async (request) =>
-    previews.clearCustom(orgOf(request), request.params.id),
+  r.delete(
+    '/links/:id/og',
+    { schema: schema(op('clearLinkPreview'), 'Clear the custom preview card') },
+    async (request) => previews.clearCustom(orgOf(request), request.params.id),
   );
-  r.post('/links/:id/og/scrape', { schema: schema(op('scrapeLinkPreview')) }, async (request) =>
-    previews.rescrape(orgOf(request), request.params.id),
+  r.post(
+    '/links/:id/og/scrape',
+    { schema: schema(op('scrapeLinkPreview'), "Re-scrape the destination's preview") },
+    async (request) => previews.rescrape(orgOf(request), request.params.id),
   );
 }

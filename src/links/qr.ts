@@ -3,7 +3,7 @@ import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import QRCode from 'qrcode';
 import { z } from 'zod';
 import { featureError } from '../errors.js';
-import { errorResponses, idParams } from '../http/schemas.js';
+import { contentResponse, errorResponses, idParams } from '../http/schemas.js';
 import { orgOf } from '../http/v1-auth.js';
 import type { LinkService } from './service.js';
 
@@ -33,11 +33,15 @@ export async function qrRoutes(
     {
       schema: {
         operationId: deps.operationId ?? 'getLinkQr',
+        summary: "Get a link's QR code",
         tags: ['links'],
         params: idParams,
         querystring: qrQuery,
         produces: ['image/svg+xml', 'image/png'],
-        response: errorResponses(400, 403, 404),
+        response: {
+          200: contentResponse('The QR code', 'image/svg+xml', 'image/png'),
+          ...errorResponses(400, 403, 404),
+        },
       },
     },
     async (request, reply) => {

@@ -29,6 +29,7 @@ export async function linkRoutes(
     {
       schema: {
         operationId: op('listLinks'),
+        summary: 'List links',
         tags: ['links'],
         description:
           'Live links, newest first. `q` matches a case-insensitive substring of the slug or the destination, ' +
@@ -45,6 +46,7 @@ export async function linkRoutes(
     {
       schema: {
         operationId: op('createLink'),
+        summary: 'Create a link',
         tags: ['links'],
         body: createLinkBody,
         response: { 201: linkSchema, ...errorResponses(400, 403, 409) },
@@ -58,6 +60,7 @@ export async function linkRoutes(
     {
       schema: {
         operationId: op('bulkCreateLinks'),
+        summary: 'Create up to 100 links',
         tags: ['links'],
         description:
           'Creates up to 100 links; each result is the Link or the error body for that item, in order.',
@@ -99,6 +102,7 @@ export async function linkRoutes(
     {
       schema: {
         operationId: op('getLink'),
+        summary: 'Get a link',
         tags: ['links'],
         params: idParams,
         response: { 200: linkSchema, ...errorResponses(404) },
@@ -112,6 +116,7 @@ export async function linkRoutes(
     {
       schema: {
         operationId: op('updateLink'),
+        summary: 'Update a link',
         tags: ['links'],
         params: idParams,
         body: updateLinkBody,
@@ -126,6 +131,7 @@ export async function linkRoutes(
     {
       schema: {
         operationId: op('archiveLink'),
+        summary: 'Archive a link',
         tags: ['links'],
         params: idParams,
         response: { 200: archivedSchema, ...errorResponses(404) },

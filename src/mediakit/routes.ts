@@ -4,7 +4,7 @@ import { z } from 'zod';
 import { hasFeature } from '../accounts/plans.js';
 import { notFoundOr, sendCreatorPage } from '../bio/routes.js';
 import { sendNotFoundPage } from '../http/html.js';
-import { errorResponses } from '../http/schemas.js';
+import { contentResponse, errorResponses } from '../http/schemas.js';
 import { orgOf } from '../http/v1-auth.js';
 import { renderCardSvg } from './card-svg.js';
 import { renderMediaKitPage } from './page-html.js';
@@ -27,6 +27,7 @@ export async function mediaKitRoutes(
     {
       schema: {
         operationId: 'getMediaKit',
+        summary: 'Get the media kit settings',
         tags,
         response: { 200: dashboardKitSchema, ...errorResponses(403) },
       },
@@ -38,6 +39,7 @@ export async function mediaKitRoutes(
     {
       schema: {
         operationId: 'saveMediaKit',
+        summary: 'Save the media kit settings',
         tags,
         description: 'Default-deny: only a literal `true` publishes or switches a section on.',
         body: mediaKitBody,
@@ -51,6 +53,7 @@ export async function mediaKitRoutes(
     {
       schema: {
         operationId: 'deleteMediaKit',
+        summary: 'Delete the media kit',
         tags,
         response: { 200: deletedSchema, ...errorResponses(403, 404) },
       },
@@ -70,6 +73,7 @@ export async function publicMediaKitRoutes(
     {
       schema: {
         operationId: 'getPublicMediaKit',
+        summary: 'Get a published media kit',
         tags: ['media-kit'],
         security: [],
         params: handleParams,
@@ -87,11 +91,12 @@ export async function publicMediaKitRoutes(
     {
       schema: {
         operationId: 'getMediaKitCard',
+        summary: "Get a media kit's SVG card",
         tags: ['media-kit'],
         security: [],
         params: handleParams,
         description: '1200x630 image/svg+xml app-open-rate card.',
-        response: errorResponses(403, 404, 409),
+        response: { 200: contentResponse('The card', 'image/svg+xml'), ...errorResponses(403, 404, 409) },
       },
     },
     async (request, reply) => {

@@ -129,6 +129,7 @@ export async function pixelRoutes(
     {
       schema: {
         operationId: op('createPixel'),
+        summary: 'Add a tracking pixel',
         tags,
         body: pixelBody,
         response: { 201: pixelSchema, ...errorResponses(400, 403) },
@@ -141,6 +142,7 @@ export async function pixelRoutes(
     {
       schema: {
         operationId: op('listPixels'),
+        summary: 'List tracking pixels',
         tags,
         response: { 200: z.object({ pixels: z.array(pixelSchema) }), ...errorResponses() },
       },
@@ -152,6 +154,7 @@ export async function pixelRoutes(
     {
       schema: {
         operationId: op('deletePixel'),
+        summary: 'Remove a tracking pixel',
         tags,
         params: idParams,
         response: { 200: z.object({ deleted: z.literal(true) }), ...errorResponses(404) },

@@ -129,6 +129,7 @@ export async function receiptRoutes(app: FastifyInstance, deps: { receipts: Rece
     {
       schema: {
         operationId: 'getLinkReceipt',
+        summary: 'Get a signed permanence receipt',
         tags: ['links'],
         params: idParams,
         response: { 200: receiptSchema, ...errorResponses(404) },
@@ -148,6 +149,7 @@ export async function receiptKeyRoutes(
     {
       schema: {
         operationId: 'getReceiptKeys',
+        summary: 'Get the receipt signing public keys',
         tags: ['receipts'],
         security: [],
         response: { 200: keysSchema },

@@ -12,6 +12,7 @@ import type { Visitor } from '../core/visitor.js';
 import { UNAVAILABLE_RETRY_AFTER_SECONDS } from '../http/errors.js';
 import { sendNotFoundPage, sendUnavailablePage } from '../http/html.js';
 import type { RateLimiter } from '../http/rate-limit.js';
+import { contentResponse, emptyResponse } from '../http/schemas.js';
 import type { LinkRepo } from '../links/repo.js';
 import { isConnectionError } from '../store/db-errors.js';
 import { type FastPath, slugOfRequest } from './fast-path.js';
@@ -65,6 +66,45 @@ export interface HostedRedirectDeps {
 const TAP_REPORT_PATH = '/api/public/tap';
 
 type SlugRequest = FastifyRequest<{ Params: { slug: string } }>;
+
+/** What the OpenAPI document says of the short links themselves (documentation only: nothing here validates). */
+const html = (description: string) => contentResponse(description, 'text/html');
+const VISIT_DOC = {
+  operationId: 'visitLink',
+  summary: 'Visit a short link',
+  tags: ['redirect'],
+  security: [],
+  response: {
+    200: html('The escape page (a phone in an in-app browser) or the password form'),
+    302: emptyResponse('To the destination chosen for this visitor'),
+    404: html('No such link'),
+    503: html('The database is away; retry after Retry-After seconds'),
+  },
+};
+const FALLBACK_DOC = {
+  operationId: 'getFallbackPage',
+  summary: "Show a link's rich fallback page",
+  tags: ['redirect'],
+  security: [],
+  response: {
+    200: html('The fallback page, or the password form'),
+    302: emptyResponse('To the destination, when the plan has no rich fallback'),
+    404: html('No such link'),
+  },
+};
+const UNLOCK_DOC = {
+  operationId: 'unlockLink',
+  summary: 'Unlock a password-protected link',
+  tags: ['redirect'],
+  security: [],
+  description: 'A form post `password=...`; success sets a cookie scoped to the link and redirects to it.',
+  response: {
+    303: emptyResponse('Unlocked: back to the link with its cookie'),
+    401: html('Wrong password: the form again'),
+    404: html('No such link, or it has no password'),
+    429: html('Too many attempts: the form again, with Retry-After'),
+  },
+};
 
 /**
  * `GET /{slug}` on the default host and on custom hostnames, and the password form's POST. No hooks: this
@@ -120,7 +160,7 @@ export async function hostedRedirectRoutes(app: FastifyInstance, deps: HostedRed
       );
   }
 
-  app.get<{ Params: { slug: string } }>('/:slug', async (request, reply) => {
+  app.get<{ Params: { slug: string } }>('/:slug', { schema: VISIT_DOC }, async (request, reply) => {
     const unclaimed = deps.unclaimed?.get(request.params.slug);
     let entry: HostedLinkEntry | undefined;
     try {
@@ -140,84 +180,95 @@ export async function hostedRedirectRoutes(app: FastifyInstance, deps: HostedRed
 
   // The rich fallback page: the Android intent's browser fallback, for plans with richFallback. Without
   // it (or after a downgrade) the same address simply redirects, so a fallback URL never breaks.
-  app.get<{ Params: { slug: string } }>('/_fallback/:slug', async (request, reply) => {
-    const entry = await load(request);
-    if (!entry) return sendNotFoundPage(reply);
-    if (entry.passwordHash !== null) {
-      const cookie = readCookie(request.headers.cookie, passwordCookieName(entry.id));
-      if (!deps.passwordCookies.verify(entry.id, entry.passwordHash, cookie))
-        return sendPasswordForm(reply, entry, 200);
-    }
-    const visitor = visitorOf(request.headers, deps.classify);
-    const choice = chooseDestination(entry.link, {
-      os: visitor.os,
-      country: countryOf(request.headers[deps.geoHeader]),
-      nowSeconds: Math.floor(deps.now() / 1000),
-      random: deps.random,
-    });
-    const destination = choice.destination.location;
-    if (entry.fallback === null) {
+  app.get<{ Params: { slug: string } }>(
+    '/_fallback/:slug',
+    { schema: FALLBACK_DOC },
+    async (request, reply) => {
+      const entry = await load(request);
+      if (!entry) return sendNotFoundPage(reply);
+      if (entry.passwordHash !== null) {
+        const cookie = readCookie(request.headers.cookie, passwordCookieName(entry.id));
+        if (!deps.passwordCookies.verify(entry.id, entry.passwordHash, cookie))
+          return sendPasswordForm(reply, entry, 200);
+      }
+      const visitor = visitorOf(request.headers, deps.classify);
+      const choice = chooseDestination(entry.link, {
+        os: visitor.os,
+        country: countryOf(request.headers[deps.geoHeader]),
+        nowSeconds: Math.floor(deps.now() / 1000),
+        random: deps.random,
+      });
+      const destination = choice.destination.location;
+      if (entry.fallback === null) {
+        return reply
+          .code(302)
+          .header('location', destination)
+          .header('cache-control', 'private, max-age=0')
+          .send();
+      }
+      const nonce = deps.nonce();
       return reply
-        .code(302)
-        .header('location', destination)
-        .header('cache-control', 'private, max-age=0')
-        .send();
-    }
-    const nonce = deps.nonce();
-    return reply
-      .code(200)
-      .header('content-type', 'text/html; charset=utf-8')
-      .header(
-        'content-security-policy',
-        fallbackPageCsp(nonce, { pixels: entry.pixels.length > 0, capture: entry.fallback.capture !== null }),
-      )
-      .header('cache-control', 'no-store')
-      .header('x-content-type-options', 'nosniff')
-      .send(
-        renderFallbackPage({
-          nonce,
-          destination,
-          preview: entry.fallback.preview,
-          branded: entry.branded,
-          pixels: entry.pixels,
-          ...(entry.fallback.capture
-            ? {
-                captureForm: renderCaptureForm({
-                  slug: entry.slug,
-                  orgName: entry.fallback.capture.orgName,
-                  nonce,
-                }),
-              }
-            : {}),
-        }),
-      );
-  });
+        .code(200)
+        .header('content-type', 'text/html; charset=utf-8')
+        .header(
+          'content-security-policy',
+          fallbackPageCsp(nonce, {
+            pixels: entry.pixels.length > 0,
+            capture: entry.fallback.capture !== null,
+          }),
+        )
+        .header('cache-control', 'no-store')
+        .header('x-content-type-options', 'nosniff')
+        .send(
+          renderFallbackPage({
+            nonce,
+            destination,
+            preview: entry.fallback.preview,
+            branded: entry.branded,
+            pixels: entry.pixels,
+            ...(entry.fallback.capture
+              ? {
+                  captureForm: renderCaptureForm({
+                    slug: entry.slug,
+                    orgName: entry.fallback.capture.orgName,
+                    nonce,
+                  }),
+                }
+              : {}),
+          }),
+        );
+    },
+  );
 
-  app.post<{ Params: { slug: string }; Body: unknown }>('/:slug', async (request, reply) => {
-    const entry = await load(request);
-    if (!entry || entry.passwordHash === null) return sendNotFoundPage(reply);
-    const attempt = await deps.passwordAttempts.hit(`${entry.id}:${request.ip}`);
-    const linkWide = attempt.allowed ? await deps.passwordFailures.peek(entry.id) : attempt;
-    if (!attempt.allowed || !linkWide.allowed) {
-      reply.header('retry-after', String(Math.max(attempt.resetSeconds, linkWide.resetSeconds)));
-      return sendPasswordForm(reply, entry, 429, 'too_many');
-    }
-    const body = request.body as { password?: unknown } | undefined;
-    const password = typeof body?.password === 'string' ? body.password : '';
-    if (!password || !(await deps.verifyPassword(password, entry.passwordHash))) {
-      await deps.passwordFailures.hit(entry.id);
-      return sendPasswordForm(reply, entry, 401, 'wrong');
-    }
-    const cookie = [
-      `${passwordCookieName(entry.id)}=${deps.passwordCookies.issue(entry.id, entry.passwordHash)}`,
-      `Path=/${entry.slug}`,
-      `Max-Age=${deps.passwordCookies.maxAge}`,
-      'HttpOnly',
-      'SameSite=Lax',
-      ...(deps.secureCookies ? ['Secure'] : []),
-    ].join('; ');
-    return reply.code(303).header('set-cookie', cookie).header('location', `/${entry.slug}`).send();
-  });
+  app.post<{ Params: { slug: string }; Body: unknown }>(
+    '/:slug',
+    { schema: UNLOCK_DOC },
+    async (request, reply) => {
+      const entry = await load(request);
+      if (!entry || entry.passwordHash === null) return sendNotFoundPage(reply);
+      const attempt = await deps.passwordAttempts.hit(`${entry.id}:${request.ip}`);
+      const linkWide = attempt.allowed ? await deps.passwordFailures.peek(entry.id) : attempt;
+      if (!attempt.allowed || !linkWide.allowed) {
+        reply.header('retry-after', String(Math.max(attempt.resetSeconds, linkWide.resetSeconds)));
+        return sendPasswordForm(reply, entry, 429, 'too_many');
+      }
+      const body = request.body as { password?: unknown } | undefined;
+      const password = typeof body?.password === 'string' ? body.password : '';
+      if (!password || !(await deps.verifyPassword(password, entry.passwordHash))) {
+        await deps.passwordFailures.hit(entry.id);
+        return sendPasswordForm(reply, entry, 401, 'wrong');
+      }
+      const cookie = [
+        `${passwordCookieName(entry.id)}=${deps.passwordCookies.issue(entry.id, entry.passwordHash)}`,
+        `Path=/${entry.slug}`,
+        `Max-Age=${deps.passwordCookies.maxAge}`,
+        'HttpOnly',
+        'SameSite=Lax',
+        ...(deps.secureCookies ? ['Secure'] : []),
+      ].join('; ');
+      return reply.code(303).header('set-cookie', cookie).header('location', `/${entry.slug}`).send();
+    },
+  );
 }
 
 /** A visit to a loaded link: its destination for this visitor, then the redirect or the escape page. */

@@ -92,7 +92,14 @@ export async function socialRoutes(
   });
   r.get(
     '/social/meta',
-    { schema: { operationId: 'socialMeta', tags, response: { 200: meta, 401: errorBody } } },
+    {
+      schema: {
+        operationId: 'socialMeta',
+        summary: 'Get the social integration settings',
+        tags,
+        response: { 200: meta, 401: errorBody },
+      },
+    },
     async (request) => accounts.meta(orgOf(request)),
   );
   r.get(
@@ -100,6 +107,7 @@ export async function socialRoutes(
     {
       schema: {
         operationId: 'listSocialAccounts',
+        summary: 'List connected social accounts',
         tags,
         response: { 200: z.object({ accounts: z.array(accountSchema) }), 401: errorBody },
       },
@@ -111,6 +119,7 @@ export async function socialRoutes(
     {
       schema: {
         operationId: 'connectSocialAccount',
+        summary: 'Connect a social account',
         tags,
         body: z.object({ code: z.string().max(4096).optional(), state: z.string().max(512).optional() }),
         response: { 201: accountSchema, ...errorResponses(400, 403, 409, 502, 503) },
@@ -123,6 +132,7 @@ export async function socialRoutes(
     {
       schema: {
         operationId: 'disconnectSocialAccount',
+        summary: 'Disconnect a social account',
         tags,
         params: idParams,
         response: { 200: deleted, ...errorResponses(404) },
@@ -135,6 +145,7 @@ export async function socialRoutes(
     {
       schema: {
         operationId: 'createDmAutomation',
+        summary: 'Create a comment-to-DM automation',
         tags,
         body: ruleBody,
         response: { 201: ruleSchema, ...errorResponses(400, 403) },
@@ -147,6 +158,7 @@ export async function socialRoutes(
     {
       schema: {
         operationId: 'listDmAutomations',
+        summary: 'List comment-to-DM automations',
         tags,
         response: { 200: z.object({ automations: z.array(ruleSchema) }), 401: errorBody },
       },
@@ -158,6 +170,7 @@ export async function socialRoutes(
     {
       schema: {
         operationId: 'updateDmAutomation',
+        summary: 'Update a comment-to-DM automation',
         tags,
         params: idParams,
         body: ruleBody.partial(),
@@ -171,6 +184,7 @@ export async function socialRoutes(
     {
       schema: {
         operationId: 'deleteDmAutomation',
+        summary: 'Delete a comment-to-DM automation',
         tags,
         params: idParams,
         response: { 200: deleted, ...errorResponses(404) },
@@ -183,6 +197,7 @@ export async function socialRoutes(
     {
       schema: {
         operationId: 'dmAutomationStats',
+        summary: "Get an automation's stats",
         tags,
         params: idParams,
         response: { 200: statsSchema, ...errorResponses(404) },
@@ -195,6 +210,7 @@ export async function socialRoutes(
     {
       schema: {
         operationId: 'dmAutomationEvents',
+        summary: "List an automation's recent events",
         tags,
         params: idParams,
         response: { 200: z.object({ events: z.array(firingSchema) }), ...errorResponses(404) },

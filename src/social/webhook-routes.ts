@@ -1,6 +1,8 @@
 import { createHash, timingSafeEqual } from 'node:crypto';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
+import { z } from 'zod';
 import { appError } from '../errors.js';
+import { contentResponse, errorBodies } from '../http/schemas.js';
 import { MAX_DELIVERY_BYTES, type SocialIntake, signatureValid } from './intake.js';
 import type { SweepCounts } from './refresh.js';
 
@@ -34,7 +36,15 @@ export async function socialPublicRoutes(
   const path = '/api/public/social/webhook';
   app.get(
     path,
-    { schema: { operationId: 'socialWebhookHandshake', tags, security: [] } },
+    {
+      schema: {
+        operationId: 'socialWebhookHandshake',
+        summary: 'Answer the provider webhook handshake',
+        tags,
+        security: [],
+        response: { 200: contentResponse('hub.challenge, echoed', 'text/plain'), ...errorBodies(403) },
+      },
+    },
     async (request, reply) => {
       const query = request.query as Record<string, string | undefined>;
       if (query['hub.mode'] !== 'subscribe' || !sameSecret(query['hub.verify_token'], deps.verifyToken)) {
@@ -50,7 +60,13 @@ export async function socialPublicRoutes(
     path,
     {
       bodyLimit: MAX_DELIVERY_BYTES,
-      schema: { operationId: 'socialWebhookDelivery', tags, security: [] },
+      schema: {
+        operationId: 'socialWebhookDelivery',
+        summary: 'Receive provider webhook events',
+        tags,
+        security: [],
+        response: { 200: z.object({ received: z.literal(true) }), ...errorBodies(403, 413) },
+      },
       // A declared length over the limit is refused before a byte is read.
       onRequest: async (request: FastifyRequest) => {
         if (Number(request.headers['content-length'] ?? 0) > MAX_DELIVERY_BYTES)
@@ -75,7 +91,14 @@ export async function socialInternalRoutes(
 ): Promise<void> {
   app.post(
     '/internal/social-refresh',
-    { schema: { operationId: 'socialRefreshSweep', tags, hide: true } },
+    {
+      schema: {
+        operationId: 'socialRefreshSweep',
+        summary: 'Refresh expiring social tokens (cron)',
+        tags,
+        hide: true,
+      },
+    },
     async (request) => {
       if (!deps.cronSecret) throw appError('not_provisioned', 'CRON_SECRET is not configured');
       const given = request.headers['x-cron-secret'];

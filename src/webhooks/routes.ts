@@ -26,6 +26,7 @@ export async function webhookRoutes(
     {
       schema: {
         operationId: op('listWebhooks'),
+        summary: 'List webhook endpoints',
         tags,
         response: { 200: webhookListSchema, ...errorResponses() },
       },
@@ -37,6 +38,7 @@ export async function webhookRoutes(
     {
       schema: {
         operationId: op('createWebhook'),
+        summary: 'Create a webhook endpoint',
         tags,
         description:
           'The URL must be https and publicly reachable. The response carries the signing secret, once.',
@@ -51,6 +53,7 @@ export async function webhookRoutes(
     {
       schema: {
         operationId: op('updateWebhook'),
+        summary: 'Update a webhook endpoint',
         tags,
         description: 'Change url, events or active; `{active: false}` alone pauses on every plan.',
         params: idParams,
@@ -65,6 +68,7 @@ export async function webhookRoutes(
     {
       schema: {
         operationId: op('deleteWebhook'),
+        summary: 'Delete a webhook endpoint',
         tags,
         params: idParams,
         response: { 200: deletedSchema, ...errorResponses(404) },

@@ -1,0 +1,64 @@
+import createClient from 'openapi-fetch';
+import { unwrap } from './errors.js';
+import type { paths } from './openapi.js';
+import { AnalyticsApi } from './resources/analytics.js';
+import type { Api } from './resources/api.js';
+import { Audience, Bio } from './resources/audience.js';
+import { Links } from './resources/links.js';
+import { Domains, Folders, Pixels } from './resources/organize.js';
+import { Webhooks } from './resources/webhooks.js';
+import { DEFAULT_RETRY, type RetryOptions, retryingFetch } from './retry.js';
+import type { Me } from './types.js';
+
+export interface LinkhopOptions {
+  /** An `svc_` API key (dashboard settings, or `linkhop key create ORG_ID`). */
+  apiKey: string;
+  /** The service's origin, e.g. `https://go.example.com`. */
+  baseUrl: string;
+  /** Retries on 429 and 503; see RetryOptions for the defaults. */
+  retry?: Partial<RetryOptions>;
+  /** The fetch to send with (a proxy agent, a test double); default `globalThis.fetch`. */
+  fetch?: (request: Request) => Promise<Response>;
+}
+
+/**
+ * The linkhop API, one method group per resource. Every method answers the typed data or throws a
+ * LinkhopError; `raw` is the typed openapi-fetch client for any operation without a method here.
+ */
+export class Linkhop {
+  readonly raw: Api;
+  readonly links: Links;
+  readonly analytics: AnalyticsApi;
+  readonly webhooks: Webhooks;
+  readonly folders: Folders;
+  readonly domains: Domains;
+  readonly pixels: Pixels;
+  readonly audience: Audience;
+  readonly bio: Bio;
+
+  constructor(options: LinkhopOptions) {
+    if (!options.apiKey) throw new TypeError('Linkhop: apiKey is required (an svc_ key)');
+    if (!/^https?:\/\//.test(options.baseUrl ?? '')) {
+      throw new TypeError('Linkhop: baseUrl must be the http(s) origin of the service');
+    }
+    const send = options.fetch ?? ((request: Request) => globalThis.fetch(request));
+    this.raw = createClient<paths>({
+      baseUrl: options.baseUrl.replace(/\/+$/, ''),
+      headers: { authorization: `Bearer ${options.apiKey}` },
+      fetch: retryingFetch(send, { ...DEFAULT_RETRY, ...options.retry }),
+    });
+    this.links = new Links(this.raw);
+    this.analytics = new AnalyticsApi(this.raw);
+    this.webhooks = new Webhooks(this.raw);
+    this.folders = new Folders(this.raw);
+    this.domains = new Domains(this.raw);
+    this.pixels = new Pixels(this.raw);
+    this.audience = new Audience(this.raw);
+    this.bio = new Bio(this.raw);
+  }
+
+  /** The key's organization, its plan and features (getMe). */
+  async me(): Promise<Me> {
+    return unwrap(await this.raw.GET('/v1/me'));
+  }
+}
