@@ -6,6 +6,7 @@ import { verifyPassword } from './accounts/secrets.js';
 import { createAccountService } from './accounts/service.js';
 import type { ClickBufferStats } from './analytics/click-buffer.js';
 import { clickSink } from './analytics/click-sink.js';
+import { createEscapeBandit } from './analytics/escape-bandit.js';
 import { createOutcomeQueue } from './analytics/outcome-queue.js';
 import { createOutcomeWriter } from './analytics/outcomes.js';
 import { createAnalyticsRepo } from './analytics/repo.js';
@@ -38,6 +39,7 @@ import { scrapePreview } from './net/open-graph.js';
 import { createPixelService } from './pixels/pixels.js';
 import { loadPlatformTable } from './platform-table.js';
 import { createReceiptService, loadReceiptKey } from './receipts/receipts.js';
+import { createEscapeChooser } from './redirect/escape-choice.js';
 import { createHostedLinkCache } from './redirect/link-cache.js';
 import { createNonceSource } from './redirect/nonce.js';
 import { createPasswordCookies } from './redirect/password-gate.js';
@@ -220,6 +222,12 @@ export async function composeHosted(
     now: () => new Date(),
     holdOutcome: (row) => outcomeQueue.hold(row),
   });
+  // Escape strategies chosen per cell from every organization's outcomes, rebuilt off the request path.
+  const bandit = createEscapeBandit({
+    readOutcomes: analytics.allOrgCellOutcomes,
+    random: Math.random,
+    logger,
+  });
   const creatorStats = createCreatorStats({ analytics, store });
   const bioRepo = createBioRepo(store);
   const bio = createBioService({
@@ -336,6 +344,7 @@ export async function composeHosted(
         nonce,
         redirectStatus: 302,
         redirectHeaders: { 'cache-control': 'private, max-age=0' },
+        chooseFor: createEscapeChooser(bandit),
       }),
       cache,
       geoHeader: config.geoHeader,
@@ -361,6 +370,7 @@ export async function composeHosted(
   });
   clicks.start();
   if (config.analytics) outcomeQueue.start();
+  if (config.analytics) bandit.start();
   deliveries.start();
   broadcastWorker?.start();
   return {
@@ -373,6 +383,7 @@ export async function composeHosted(
       // Every click buffered so far is written before the store closes: none is lost on a clean shutdown.
       await clicks.stop();
       await outcomeQueue.stop();
+      await bandit.stop();
       // Pending deliveries stay in the outbox; the next worker, here or on another instance, sends them.
       await deliveries.stop();
       await broadcastWorker?.stop();

@@ -4,6 +4,7 @@ import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { errorResponses, idParams } from '../http/schemas.js';
 import { orgOf } from '../http/v1-auth.js';
+import { escapeCellRoutes } from './escape-routes.js';
 import { csvChunks, jsonChunks } from './export.js';
 import type { AnalyticsService } from './service.js';
 
@@ -146,6 +147,7 @@ function sharedRoutes(app: FastifyInstance, deps: Deps, op: (name: string) => st
     },
     async (request) => analytics.analytics(orgOf(request), request.query),
   );
+  escapeCellRoutes(app, analytics, op, analyticsQuery);
   r.get(
     '/links/:id/clicks',
     {

@@ -1,3 +1,4 @@
+import type { ChooseStrategy } from './escape/bandit.js';
 import type { EscapePlan } from './pages/escape-plan.js';
 import { planEscape } from './pages/escape-plan.js';
 import type { AppTarget, PlatformTable } from './platforms/index.js';
@@ -33,10 +34,14 @@ export function compileDestination(
  * redirect (a preview must unfurl the destination, never our page); then only a phone visiting a
  * destination some app can open gets the escape page.
  */
-export function resolveVisit(compiled: CompiledDestination, visitor: Visitor): VisitDecision {
+export function resolveVisit(
+  compiled: CompiledDestination,
+  visitor: Visitor,
+  options: { choose?: ChooseStrategy } = {},
+): VisitDecision {
   const target = compiled.target;
   if (target === null || visitor.bot || visitor.preview || visitor.prefetch || !visitor.mobile) {
     return { kind: 'redirect', location: compiled.location };
   }
-  return { kind: 'escape', target, plan: planEscape(target, visitor) };
+  return { kind: 'escape', target, plan: planEscape(target, visitor, undefined, options.choose) };
 }

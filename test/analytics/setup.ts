@@ -57,6 +57,7 @@ export const clickInput = (over: Partial<ClickInput> = {}): ClickInput => ({
   referrerHost: null,
   platformKey: null,
   tapId: null,
+  strategy: null,
   ...over,
 });
 

@@ -173,7 +173,8 @@ export function buildBanditTable(
   return table;
 }
 
-const sameList = (a: readonly EscapeStrategy[], b: readonly EscapeStrategy[]) =>
+/** Two allowed lists with the same strategies in the same order. */
+export const sameList = (a: readonly EscapeStrategy[], b: readonly EscapeStrategy[]) =>
   a === b || (a.length === b.length && a.every((value, i) => value === b[i]));
 
 /**

@@ -1,3 +1,4 @@
+import type { ChooseStrategy } from '../escape/bandit.js';
 import type { AppTarget } from '../platforms/index.js';
 import type { InAppKey, Visitor } from '../visitor.js';
 
@@ -89,8 +90,17 @@ function planIos(target: AppTarget, inApp: InAppKey | null): EscapePlan {
   return plan({ href: xSafariUrl(target.web), kind: 'x-safari' }, false, null, target.web);
 }
 
-/** The escape strategy for this destination and visitor (reference 3.6). Pure and cheap. */
-export function planEscape(target: AppTarget, visitor: Visitor): EscapePlan {
+/**
+ * The escape strategy for this destination and visitor (reference 3.6). Pure and cheap. `_matrix` and
+ * `_choose` are the escape matrix's parameters (issue #18): this planner allows one strategy per cell, so
+ * there is nothing to choose among; the matrix's planner asks `choose` where a cell allows several.
+ */
+export function planEscape(
+  target: AppTarget,
+  visitor: Visitor,
+  _matrix?: unknown,
+  _choose?: ChooseStrategy,
+): EscapePlan {
   if (visitor.os === 'android') return planAndroid(target, visitor.inApp);
   if (visitor.os === 'ios') return planIos(target, visitor.inApp);
   // Desktops are redirected before a page is rendered; should one get here, the web link is all it needs.
