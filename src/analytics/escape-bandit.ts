@@ -55,7 +55,8 @@ export function createEscapeBandit(deps: EscapeBanditDeps) {
       return true;
     } catch (error) {
       // One line per outage; the last table keeps serving.
-      if (!failing) deps.logger.warn({ err: error }, 'escape bandit: outcomes not read, keeping the last table');
+      if (!failing)
+        deps.logger.warn({ err: error }, 'escape bandit: outcomes not read, keeping the last table');
       failing = true;
       return false;
     }
@@ -99,6 +100,9 @@ export function createEscapeBandit(deps: EscapeBanditDeps) {
 
     /** The current table (read-only), for tests and metrics. */
     table: (): BanditTable => table,
+
+    /** Cells the visits asked about (bounded by `maxCells`), and cells the table allocates. */
+    stats: () => ({ cells: allowedByCell.size, allocated: table.size, failing }),
   };
 }
 

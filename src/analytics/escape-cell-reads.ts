@@ -45,7 +45,12 @@ export function createEscapeCellReads(deps: EscapeCellReadsDeps) {
       const head = { configured, sampled: true as const, days };
       if (!ctx.features.fullAnalytics) return { ...head, cells: [], upgrade: deps.upgrade };
       if (!configured) return { ...head, cells: [] };
-      const scope: Scope = { orgId: ctx.orgId, linkId: query.linkId, folderId: query.folderId, tag: query.tag };
+      const scope: Scope = {
+        orgId: ctx.orgId,
+        linkId: query.linkId,
+        folderId: query.folderId,
+        tag: query.tag,
+      };
       return { ...head, cells: cellRows(await repo.sums(scope, [CELL, CELL_OUTCOME], range)) };
     },
 

@@ -63,7 +63,9 @@ export interface CellRow {
   openRate: number | null;
 }
 
-function parseCell(parts: string[]): Omit<CellRow, 'taps' | 'opened' | 'browser' | 'broken' | 'openRate'> | null {
+function parseCell(
+  parts: string[],
+): Omit<CellRow, 'taps' | 'opened' | 'browser' | 'broken' | 'openRate'> | null {
   const [inApp, os, platform, strategy] = parts;
   if (inApp === undefined || !platform || (os !== 'ios' && os !== 'android') || !isEscapeStrategy(strategy))
     return null;
@@ -99,12 +101,15 @@ export function cellRows(sums: readonly { dimension: string; value: string; clic
   }
   const list = [...rows.values()];
   for (const row of list) row.openRate = openRate(row.opened, row.taps);
-  const name = (row: CellRow) => `${row.inApp ?? ''}${SEP}${row.os}${SEP}${row.platform}${SEP}${row.strategy}`;
+  const name = (row: CellRow) =>
+    `${row.inApp ?? ''}${SEP}${row.os}${SEP}${row.platform}${SEP}${row.strategy}`;
   return list.sort((a, b) => b.taps - a.taps || (name(a) < name(b) ? -1 : name(a) > name(b) ? 1 : 0));
 }
 
 /** Outcomes per cell key and strategy, for the bandit, from `cell_outcome` sums. */
-export function cellOutcomes(sums: readonly { dimension: string; value: string; clicks: number }[]): CellOutcomes {
+export function cellOutcomes(
+  sums: readonly { dimension: string; value: string; clicks: number }[],
+): CellOutcomes {
   const byCell = new Map<string, Map<EscapeStrategy, ArmStats>>();
   for (const sum of sums) {
     if (sum.dimension !== CELL_OUTCOME) continue;

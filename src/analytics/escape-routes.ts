@@ -30,14 +30,22 @@ const escapeCellsSchema = z
     cells: z.array(cellSchema),
     upgrade: z.string().optional().describe('set when the plan cannot see the data'),
   })
-  .meta({ id: 'EscapeCells', description: 'Taps and outcomes per in-app browser × OS × platform × strategy.' });
+  .meta({
+    id: 'EscapeCells',
+    description: 'Taps and outcomes per in-app browser × OS × platform × strategy.',
+  });
 
 /** Registers the route on a scope whose `analyticsQuery` is the shared `days/linkId/folderId/tag` query. */
 export function escapeCellRoutes(
   app: FastifyInstance,
   analytics: AnalyticsService,
   op: (name: string) => string,
-  analyticsQuery: z.ZodType<{ days: number; linkId?: string | undefined; folderId?: string | undefined; tag?: string | undefined }>,
+  analyticsQuery: z.ZodType<{
+    days: number;
+    linkId?: string | undefined;
+    folderId?: string | undefined;
+    tag?: string | undefined;
+  }>,
 ): void {
   app.withTypeProvider<ZodTypeProvider>().get(
     '/analytics/escape',

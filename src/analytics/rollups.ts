@@ -261,7 +261,12 @@ export function addOutcome(inc: Increments, o: OutcomeRow): void {
   addAll(inc, o.orgId, o.linkId, o.day, 'platform_outcome', `${o.platformKey ?? ''}${SEP}${o.outcome}`);
   if (o.variant !== null)
     inc.add(o.orgId, o.linkId, o.day, 'variant_outcome', `${o.variant}${SEP}${o.outcome}`);
-  const cell = cellValueOf({ inApp: o.sourceApp, os: o.device, platform: o.platformKey, strategy: o.strategy });
+  const cell = cellValueOf({
+    inApp: o.sourceApp,
+    os: o.device,
+    platform: o.platformKey,
+    strategy: o.strategy,
+  });
   if (cell !== null) {
     addAll(inc, o.orgId, o.linkId, o.day, CELL_OUTCOME, `${cell}${SEP}${o.outcome}`);
     // Every organization's outcomes together, for the bandit (escape-cells.ts).

@@ -85,7 +85,9 @@ describe('tap tokens', () => {
 
   it('carries the escape strategy; tokens issued before the field existed still verify, with a null strategy', () => {
     const token = tokens.issue(ctx);
-    const fields = JSON.parse(Buffer.from(token.split('.')[0] as string, 'base64url').toString()) as unknown[];
+    const fields = JSON.parse(
+      Buffer.from(token.split('.')[0] as string, 'base64url').toString(),
+    ) as unknown[];
     expect(fields.at(-1)).toBe('scheme');
     // The layout before per-cell outcomes: the same fields without the trailing strategy.
     const older = signFields(fields.slice(0, -1));

@@ -24,10 +24,13 @@ export const ESCAPE_STRATEGIES = [
 ] as const;
 export type EscapeStrategy = (typeof ESCAPE_STRATEGIES)[number];
 
-/** One cell of the escape matrix: in-app browser (null: a browser) × OS × platform (a key, or '*'). */
+/**
+ * One cell of the escape matrix: in-app browser (null: a browser) × OS × platform. Typed as widely as the
+ * matrix's own CellKey (issue #18 interface), so a `ChooseStrategy` made here fits its planner.
+ */
 export interface CellKey {
   inApp: string | null;
-  os: 'ios' | 'android';
+  os: string;
   platform: string;
 }
 
