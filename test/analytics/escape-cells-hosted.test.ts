@@ -28,6 +28,18 @@ for (const kind of storeKinds) {
       return value;
     };
 
+    it('is in the OpenAPI document, for /v1 and the dashboard, with its response schema', async () => {
+      const doc = (await h.app.inject({ method: 'GET', url: '/openapi.json' })).json();
+      expect(doc.paths['/v1/analytics/escape']?.get?.operationId).toBe('getEscapeCells');
+      expect(doc.paths['/api/analytics/escape']?.get?.operationId).toBe('dashboardGetEscapeCells');
+      const params = doc.paths['/v1/analytics/escape'].get.parameters.map((p: { name: string }) => p.name);
+      expect(params.sort()).toEqual(['days', 'folderId', 'linkId', 'tag']);
+      const schema = doc.components.schemas.EscapeCells;
+      expect(Object.keys(schema.properties.cells.items.properties).sort()).toEqual(
+        ['broken', 'browser', 'inApp', 'openRate', 'opened', 'os', 'platform', 'strategy', 'taps'].sort(),
+      );
+    });
+
     it('counts each tap and its outcome in its cell, with the strategy its page used', async () => {
       const { apiKey } = await h.org('legend');
       const link = (
