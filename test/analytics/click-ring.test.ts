@@ -92,7 +92,7 @@ describe('click ring', () => {
     const sent: ClickInput[] = [];
     for (let i = 0; i < MAX_DICTIONARY + 5_000; i++) {
       // A new city each time (open-ended), and the same link throughout (defined again after the reset).
-      const click = clickInput({ linkId: 'link-hot', city: `city ${i}`, at: NOW + i });
+      const click = clickInput({ linkId: 'link-hot', city: `city ${i}`, at: NOW + i, strategy: null });
       expect(writer.record(click)).toBe(true);
       sent.push(click);
       if (i % 1_000 === 0) reader.drain((c) => received.push(c));

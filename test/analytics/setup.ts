@@ -57,7 +57,6 @@ export const clickInput = (over: Partial<ClickInput> = {}): ClickInput => ({
   referrerHost: null,
   platformKey: null,
   tapId: null,
-  strategy: null,
   ...over,
 });
 
