@@ -37,10 +37,31 @@ export function createEscapeChooser(picker: StrategyPicker): (platformKey: strin
   return (platformKey) => {
     let choose = byPlatform.get(platformKey);
     if (!choose) {
-      choose = (cell, allowed) =>
-        allowed.length < 2 ? undefined : picker.choose(cellKeyOf(cell.inApp, cell.os, platformKey), allowed);
+      choose = chooserForPlatform(picker, platformKey);
       byPlatform.set(platformKey, choose);
     }
     return choose;
+  };
+}
+
+/**
+ * The cell keys are built once and reused: the same string object every visit keeps its hash, where a
+ * key concatenated per visit cost a fresh hash in each map it is looked up in (about half the choice).
+ */
+function chooserForPlatform(picker: StrategyPicker, platformKey: string): ChooseStrategy {
+  const keys = new Map<string | null, Map<string, string>>();
+  return (cell, allowed) => {
+    if (allowed.length < 2) return undefined;
+    let byOs = keys.get(cell.inApp);
+    if (!byOs) {
+      byOs = new Map();
+      keys.set(cell.inApp, byOs);
+    }
+    let key = byOs.get(cell.os);
+    if (key === undefined) {
+      key = cellKeyOf(cell.inApp, cell.os, platformKey);
+      byOs.set(cell.os, key);
+    }
+    return picker.choose(key, allowed);
   };
 }
