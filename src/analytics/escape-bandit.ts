@@ -1,7 +1,9 @@
+import { setImmediate as nextTurn } from 'node:timers/promises';
 import {
+  allocateCell,
   type BanditOptions,
   type BanditTable,
-  buildBanditTable,
+  type CellAllocation,
   type CellOutcomes,
   drawStrategy,
   type EscapeStrategy,
@@ -34,6 +36,8 @@ export interface EscapeBanditDeps {
 
 export const BANDIT_REFRESH_MS = 60_000;
 export const BANDIT_WINDOW_DAYS = 30;
+/** The longest the table's build holds the event loop at once. */
+const SLICE_MS = 4;
 
 export function createEscapeBandit(deps: EscapeBanditDeps) {
   const refreshMs = Math.max(BANDIT_REFRESH_MS, deps.refreshMs ?? BANDIT_REFRESH_MS);
@@ -46,10 +50,29 @@ export function createEscapeBandit(deps: EscapeBanditDeps) {
   let running: Promise<boolean> | null = null;
   let failing = false;
 
+  /**
+   * The Monte Carlo costs about a millisecond per cell, and this runs on the thread that serves the
+   * redirects: the table is built a slice of a few milliseconds at a time, yielding to the event loop
+   * between slices, and swapped in whole at the end.
+   */
+  async function build(outcomes: CellOutcomes): Promise<BanditTable> {
+    const next = new Map<string, CellAllocation>();
+    let slice = performance.now();
+    for (const [key, allowed] of [...allowedByCell]) {
+      const entry = allocateCell(allowed, outcomes.get(key), deps.random, deps.options);
+      if (entry) next.set(key, entry);
+      if (performance.now() - slice > SLICE_MS) {
+        await nextTurn();
+        slice = performance.now();
+      }
+    }
+    return next;
+  }
+
   async function rebuild(): Promise<boolean> {
     try {
       const outcomes = await deps.readOutcomes(windowDays);
-      table = buildBanditTable(outcomes, allowedByCell, deps.random, deps.options);
+      table = await build(outcomes);
       if (failing) deps.logger.warn({}, 'escape bandit: outcomes read again');
       failing = false;
       return true;

@@ -202,6 +202,39 @@ describe('escape bandit timer', () => {
     }
   });
 
+  it('builds a big table in slices, letting the event loop serve between them', async () => {
+    const strategies: EscapeStrategy[] = ['scheme', 'x-safari'];
+    const keys = Array.from({ length: 2000 }, (_, i) => cellKeyOf(`app${i}`, 'ios', 'spotify'));
+    const outcomes = new Map(
+      keys.map((key) => [
+        key,
+        new Map<EscapeStrategy, { opened: number; outcomes: number }>([
+          ['scheme', { opened: 40, outcomes: 60 }],
+          ['x-safari', { opened: 20, outcomes: 60 }],
+        ]),
+      ]),
+    );
+    const bandit = createEscapeBandit({
+      readOutcomes: async () => outcomes,
+      random: seeded(2),
+      logger: quietLogger(),
+    });
+    for (const key of keys) bandit.choose(key, strategies);
+    let turns = 0;
+    let done = false;
+    const spin = () => {
+      if (done) return;
+      turns += 1;
+      setImmediate(spin);
+    };
+    setImmediate(spin);
+    await bandit.refresh();
+    done = true;
+    expect(bandit.table().size).toBe(2000);
+    // Two thousand cells of Monte Carlo are far more than one slice: visits got turns in between.
+    expect(turns).toBeGreaterThan(5);
+  });
+
   it('remembers at most maxCells cells, and none with a single allowed strategy', () => {
     const bandit = createEscapeBandit({
       readOutcomes: async () => new Map(),
