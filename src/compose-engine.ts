@@ -6,8 +6,10 @@ import { LruCache } from './core/lru-cache.js';
 import { type CompiledDestination, compileDestination } from './core/resolve.js';
 import { createVisitorClassifier } from './core/visitor.js';
 import { buildEngineApp } from './engine/app.js';
+import { WEB_MARKER } from './engine/fast-path.js';
 import { createEngineLinkRepo } from './engine/repo.js';
 import { createEngineLinkService } from './engine/service.js';
+import { loadEscapeMatrix } from './escape-matrix.js';
 import { createBearerCheck } from './http/bearer.js';
 import { loadPlatformTable } from './platform-table.js';
 import { createNonceSource } from './redirect/nonce.js';
@@ -22,6 +24,7 @@ const LINK_CACHE_SIZE = 50_000;
 /** Builds the engine on an open store; the caller listens (tests use app.inject). */
 export function composeEngine(config: Config, store: Store, logger: Logger): FastifyInstance {
   const table = loadPlatformTable(config.platformsFile);
+  const matrix = loadEscapeMatrix(config.escapeMatrixFile);
   const repo = createEngineLinkRepo(store);
   const links = createEngineLinkService({
     repo,
@@ -32,7 +35,9 @@ export function composeEngine(config: Config, store: Store, logger: Logger): Fas
   });
   const loadCompiled = async (slug: string): Promise<CompiledDestination | undefined> => {
     const row = await repo.findBySlug(slug);
-    return row && compileDestination(table, row.url);
+    const self = `${config.baseUrl}/${slug}`;
+    // The iOS bounce to Safari comes back to the link; `?web=1` is the short way to the website.
+    return row && compileDestination(table, row.url, { selfUrl: self, via: `${self}?${WEB_MARKER}`, matrix });
   };
   return buildEngineApp({
     logger,

@@ -53,6 +53,7 @@ const envSchema = z.object({
   SMTP_URL: optionalString,
   MAIL_FROM: optionalString,
   PLATFORMS_FILE: optionalString,
+  ESCAPE_MATRIX_FILE: optionalString,
   DASHBOARD_DIR: optionalString,
   LOG_LEVEL: z.preprocess(
     emptyToUndefined,
@@ -122,6 +123,8 @@ export interface Config {
   smtpUrl: string | undefined;
   mailFrom: string | undefined;
   platformsFile: string | undefined;
+  /** JSON rows of the escape matrix that replace or add to the built-in cells (both servers). */
+  escapeMatrixFile: string | undefined;
   /** The built web dashboard (index.html and assets/); unset: dist/web beside the server. */
   dashboardDir: string | undefined;
   logLevel: Env['LOG_LEVEL'];
@@ -190,6 +193,7 @@ export function parseConfig(env: NodeJS.ProcessEnv, mode: ServerMode): Config {
     smtpUrl: e.SMTP_URL,
     mailFrom: e.MAIL_FROM,
     platformsFile: e.PLATFORMS_FILE,
+    escapeMatrixFile: e.ESCAPE_MATRIX_FILE,
     dashboardDir: e.DASHBOARD_DIR,
     logLevel: e.LOG_LEVEL,
     geoHeader: e.GEO_HEADER.toLowerCase(),

@@ -4,6 +4,7 @@ import pino, { type Logger } from 'pino';
 import { createAccountRepo } from './accounts/repo.js';
 import { verifyPassword } from './accounts/secrets.js';
 import { createAccountService } from './accounts/service.js';
+import { createSignupService } from './accounts/signup.js';
 import type { ClickBufferStats } from './analytics/click-buffer.js';
 import { clickSink } from './analytics/click-sink.js';
 import { createEscapeBandit } from './analytics/escape-bandit.js';
@@ -24,6 +25,7 @@ import type { Config } from './config.js';
 import { createVisitorClassifier } from './core/visitor.js';
 import { createTxtLookup } from './domains/dns-txt.js';
 import { createDomainService } from './domains/service.js';
+import { loadEscapeMatrix } from './escape-matrix.js';
 import { createFolderService } from './folders/folders.js';
 import { defaultDashboardDir, loadDashboardAssets } from './http/dashboard.js';
 import type { RateLimitMode } from './http/fallback-rate-limit.js';
@@ -40,7 +42,9 @@ import { createPixelService } from './pixels/pixels.js';
 import { loadPlatformTable } from './platform-table.js';
 import { createReceiptService, loadReceiptKey } from './receipts/receipts.js';
 import { createEscapeChooser } from './redirect/escape-choice.js';
+import type { HostedRedirectDeps } from './redirect/hosted-routes.js';
 import { createHostedLinkCache } from './redirect/link-cache.js';
+import type { LinkLoaderDeps } from './redirect/link-loader.js';
 import { createNonceSource } from './redirect/nonce.js';
 import { createPasswordCookies } from './redirect/password-gate.js';
 import { createVisitResponder } from './redirect/respond.js';
@@ -100,6 +104,7 @@ export async function composeHosted(
   options: ComposeOptions = {},
 ): Promise<Composed> {
   const table = loadPlatformTable(config.platformsFile);
+  const escapeMatrix = loadEscapeMatrix(config.escapeMatrixFile);
   const sessionSecret = resolveSessionSecret(config);
   logDbHealth(store.health, logger);
   const redis = config.redisUrl ? await openRedisClients(config.redisUrl, logger) : undefined;
@@ -142,11 +147,13 @@ export async function composeHosted(
     flagsOff: config.flagsOff,
   });
   // Without SMTP_URL there is no worker, and sending answers 503 not_provisioned.
-  const broadcastWorker = config.smtpUrl
+  const mailTransport = config.smtpUrl ? createSmtpTransport(config.smtpUrl) : null;
+  const mailFrom = config.mailFrom ?? `linkhop <no-reply@${new URL(config.baseUrl).hostname}>`;
+  const broadcastWorker = mailTransport
     ? createBroadcastWorker({
         store,
-        transport: createSmtpTransport(config.smtpUrl),
-        from: config.mailFrom ?? `linkhop <no-reply@${new URL(config.baseUrl).hostname}>`,
+        transport: mailTransport,
+        from: mailFrom,
         baseUrl: config.baseUrl,
         now: () => new Date(),
         logger,
@@ -277,6 +284,40 @@ export async function composeHosted(
     outboxDepth: () => deliveries.depth(),
   });
 
+  // The redirect routes hand these deps to their link loader, which compiles links with the escape matrix.
+  const redirectDeps: HostedRedirectDeps & Pick<LinkLoaderDeps, 'escapeMatrix'> = {
+    links: linkRepo,
+    table,
+    classify,
+    respondToVisit: createVisitResponder({
+      classify,
+      nonce,
+      redirectStatus: 302,
+      redirectHeaders: { 'cache-control': 'private, max-age=0' },
+      chooseFor: createEscapeChooser(bandit),
+    }),
+    cache,
+    geoHeader: config.geoHeader,
+    secureCookies: config.baseUrl.startsWith('https://'),
+    passwordCookies: createPasswordCookies(sessionSecret),
+    verifyPassword,
+    passwordAttempts: limits.password,
+    passwordFailures: limits.passwordFailures,
+    nonce,
+    baseUrl: config.baseUrl,
+    defaultHost: new URL(config.baseUrl).host,
+    flagsOff: config.flagsOff,
+    analytics: config.analytics
+      ? {
+          record: (click) => clicks.record(click),
+          issueTap: (context) => tapTokens.issue(context),
+          newTapId: randomUUID,
+        }
+      : null,
+    now: Date.now,
+    random: Math.random,
+    escapeMatrix,
+  };
   const app = await buildHostedApp({
     web: loadDashboardAssets(config.dashboardDir ?? defaultDashboardDir()),
     logger,
@@ -292,6 +333,17 @@ export async function composeHosted(
     dashboard: {
       accounts,
       secureCookies: config.baseUrl.startsWith('https://'),
+      signup: createSignupService({
+        repo: accountRepo,
+        accounts,
+        baseUrl: config.baseUrl,
+        from: mailFrom,
+        transport: mailTransport,
+        mailsPerEmail: limits.signupMails,
+        logger,
+        now: () => new Date(),
+      }),
+      signupAttempts: limits.signup,
       loginAttempts: limits.login,
       accountLoginFailures: limits.accountLoginFailures,
       keyCreations: limits.keyCreations,
@@ -335,38 +387,7 @@ export async function composeHosted(
       now: () => new Date(),
       onChange: (link) => cache.invalidate(link.hostname ?? '', link.slug),
     }),
-    redirect: {
-      links: linkRepo,
-      table,
-      classify,
-      respondToVisit: createVisitResponder({
-        classify,
-        nonce,
-        redirectStatus: 302,
-        redirectHeaders: { 'cache-control': 'private, max-age=0' },
-        chooseFor: createEscapeChooser(bandit),
-      }),
-      cache,
-      geoHeader: config.geoHeader,
-      secureCookies: config.baseUrl.startsWith('https://'),
-      passwordCookies: createPasswordCookies(sessionSecret),
-      verifyPassword,
-      passwordAttempts: limits.password,
-      passwordFailures: limits.passwordFailures,
-      nonce,
-      baseUrl: config.baseUrl,
-      defaultHost: new URL(config.baseUrl).host,
-      flagsOff: config.flagsOff,
-      analytics: config.analytics
-        ? {
-            record: (click) => clicks.record(click),
-            issueTap: (context) => tapTokens.issue(context),
-            newTapId: randomUUID,
-          }
-        : null,
-      now: Date.now,
-      random: Math.random,
-    },
+    redirect: redirectDeps,
   });
   clicks.start();
   if (config.analytics) outcomeQueue.start();

@@ -8,6 +8,7 @@ import { clearedSessionCookie, requireSession, sessionCookie, sessionTokenOf } f
 import { orgOf } from '../http/v1-auth.js';
 import { FEATURES, TIERS } from './plans.js';
 import type { AccountService } from './service.js';
+import type { SignupService } from './signup.js';
 
 const email = z
   .email('Enter a valid email address')
@@ -15,6 +16,8 @@ const email = z
   .transform((value) => value.toLowerCase());
 const password = z.string().min(8, 'Passwords have at least 8 characters').max(200);
 const signupBody = z.object({ email, password, orgName: z.string().trim().min(1).max(100) }).strict();
+const confirmBody = z.object({ token: z.string().min(1).max(200) }).strict();
+const signupAnswer = z.object({ status: z.literal('confirmation_sent'), message: z.string() });
 const loginBody = z.object({ email: z.string().max(254), password: z.string().max(200) }).strict();
 
 const sessionSchema = z.object({
@@ -39,6 +42,9 @@ const errors = {
 
 export interface DashboardAccountDeps {
   accounts: AccountService;
+  signup: SignupService;
+  /** Sign-up requests per client address: each one costs a scrypt and may send a mail. */
+  signupAttempts: RateLimiter;
   secureCookies: boolean;
   /** Log-in attempts per client address. */
   loginAttempts: RateLimiter;
@@ -77,6 +83,7 @@ export async function dashboardAccountRoutes(
     };
   };
 
+  // One answer whether or not the email has an account (issue #17): the mailbox tells its owner which.
   r.post(
     '/auth/signup',
     {
@@ -84,11 +91,35 @@ export async function dashboardAccountRoutes(
         operationId: 'signup',
         tags: ['dashboard'],
         body: signupBody,
+        response: { 202: signupAnswer, ...errors },
+      },
+    },
+    async (request, reply) => {
+      const attempt = await deps.signupAttempts.hit(`signup:${request.ip}`);
+      if (!attempt.allowed)
+        throw appError('rate_limited', 'Too many sign-ups from this address', {
+          retryAfter: attempt.resetSeconds,
+        });
+      await deps.signup.request(request.body);
+      return reply.code(202).send({
+        status: 'confirmation_sent' as const,
+        message: `We sent a link to ${request.body.email}. Open it within 24 hours to finish creating your workspace.`,
+      });
+    },
+  );
+
+  r.post(
+    '/auth/signup/confirm',
+    {
+      schema: {
+        operationId: 'confirmSignup',
+        tags: ['dashboard'],
+        body: confirmBody,
         response: { 201: sessionSchema, ...errors },
       },
     },
     async (request, reply) => {
-      const { token } = await accounts.signup(request.body);
+      const { token } = await deps.signup.confirm(request.body.token);
       reply.header('set-cookie', sessionCookie(token, secureCookies));
       return reply.code(201).send(await sessionOf(token));
     },

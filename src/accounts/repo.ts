@@ -15,6 +15,13 @@ export interface UserRow {
   passwordHash: string;
 }
 
+export interface SignupRequest {
+  email: string;
+  passwordHash: string;
+  orgName: string;
+  expiresAt: string;
+}
+
 export interface ApiKeyRow {
   id: string;
   orgId: string;
@@ -78,6 +85,42 @@ export function createAccountRepo(store: Store) {
         .insertInto('sessions')
         .values({ id_hash: idHash, user_id: userId, expires_at: expiresAt, created_at: createdAt })
         .execute();
+    },
+
+    /** A sign-up waiting for its email to be confirmed; older ones for the same email stay valid too. */
+    async insertSignupRequest(row: SignupRequest & { tokenHash: string; createdAt: string }): Promise<void> {
+      await db
+        .insertInto('signup_requests')
+        .values({
+          token_hash: row.tokenHash,
+          email: row.email,
+          password_hash: row.passwordHash,
+          org_name: row.orgName,
+          expires_at: row.expiresAt,
+          created_at: row.createdAt,
+        })
+        .execute();
+    },
+
+    /**
+     * Takes a live sign-up request out, once: the delete is the claim, so two clicks on the same link make
+     * one account. Expired rows of any email are swept on the way.
+     */
+    async claimSignupRequest(tokenHash: string, now: string): Promise<SignupRequest | undefined> {
+      await db.deleteFrom('signup_requests').where('expires_at', '<=', now).execute();
+      const row = await db
+        .deleteFrom('signup_requests')
+        .where('token_hash', '=', tokenHash)
+        .returningAll()
+        .executeTakeFirst();
+      return (
+        row && {
+          email: row.email,
+          passwordHash: row.password_hash,
+          orgName: row.org_name,
+          expiresAt: row.expires_at,
+        }
+      );
     },
 
     async findSession(idHash: string, now: string) {

@@ -46,17 +46,11 @@ export function createAccountService(deps: AccountServiceDeps) {
     return { id, apiKey };
   }
 
-  async function createUser(orgId: string, email: string, password: string): Promise<string> {
+  async function createUser(orgId: string, email: string, passwordHash: string): Promise<string> {
     const normalised = email.trim().toLowerCase();
     if (await repo.findUserByEmail(normalised)) throw appError('email_taken');
     const id = deps.uuid();
-    await repo.insertUser({
-      id,
-      orgId,
-      email: normalised,
-      passwordHash: await hashPassword(password),
-      createdAt: iso(),
-    });
+    await repo.insertUser({ id, orgId, email: normalised, passwordHash, createdAt: iso() });
     return id;
   }
 
@@ -80,7 +74,9 @@ export function createAccountService(deps: AccountServiceDeps) {
       const org: Organization = { id: deps.uuid(), name: input.name, tier: input.tier, createdAt: iso() };
       await repo.insertOrganization(org);
       const userId =
-        input.email && input.password ? await createUser(org.id, input.email, input.password) : null;
+        input.email && input.password
+          ? await createUser(org.id, input.email, await hashPassword(input.password))
+          : null;
       const apiKey = input.tier === 'legend' ? (await mintApiKey(org.id)).apiKey : null;
       return { orgId: org.id, apiKey, userId };
     },
@@ -126,11 +122,15 @@ export function createAccountService(deps: AccountServiceDeps) {
       return { orgId: row.orgId, tier, features: featuresOf(tier), keyId: row.keyId };
     },
 
-    async signup(input: { email: string; password: string; orgName: string }) {
+    /**
+     * Makes a user and a `sidekick` organization and logs in: what a confirmed sign-up does (the email
+     * is proven by then; src/accounts/signup.ts). `passwordHash` is already scrypt'ed.
+     */
+    async createAccount(input: { email: string; passwordHash: string; orgName: string }) {
       const org: Organization = { id: deps.uuid(), name: input.orgName, tier: 'sidekick', createdAt: iso() };
       if (await repo.findUserByEmail(input.email.trim().toLowerCase())) throw appError('email_taken');
       await repo.insertOrganization(org);
-      const userId = await createUser(org.id, input.email, input.password);
+      const userId = await createUser(org.id, input.email, input.passwordHash);
       return { token: await openSession(userId), userId, org };
     },
 

@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import type { EscapeStrategy } from '../core/escape/bandit.js';
+import type { EscapeStrategy } from '../core/escape/index.js';
 import type { Store } from '../store/database.js';
 import type { ClickSpill } from './click-spill.js';
 import { type AnalyticsRepo, createAnalyticsRepo } from './repo.js';

@@ -6,9 +6,9 @@ import {
   type CellAllocation,
   type CellOutcomes,
   drawStrategy,
-  type EscapeStrategy,
   sameList,
 } from '../core/escape/bandit.js';
+import type { EscapeStrategy } from '../core/escape/index.js';
 
 /**
  * The bandit as the hosted redirect uses it: a table of per-cell allocations rebuilt off the request path

@@ -1,10 +1,5 @@
-import {
-  type ArmStats,
-  type CellOutcomes,
-  cellKeyOf,
-  type EscapeStrategy,
-  isEscapeStrategy,
-} from '../core/escape/bandit.js';
+import { type ArmStats, type CellOutcomes, cellKeyOf, isEscapeStrategy } from '../core/escape/bandit.js';
+import type { EscapeStrategy } from '../core/escape/index.js';
 
 /**
  * Taps and outcomes per escape cell (issue #18): in-app browser × OS × platform × the strategy the page

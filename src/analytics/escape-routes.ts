@@ -1,7 +1,7 @@
 import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
-import { ESCAPE_STRATEGIES } from '../core/escape/bandit.js';
+import { ESCAPE_STRATEGIES } from '../core/escape/index.js';
 import { errorResponses } from '../http/schemas.js';
 import { orgOf } from '../http/v1-auth.js';
 import type { AnalyticsService } from './service.js';

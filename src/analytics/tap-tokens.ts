@@ -1,6 +1,7 @@
 import { createHmac, timingSafeEqual } from 'node:crypto';
 import type { Redis } from 'ioredis';
-import { type EscapeStrategy, isEscapeStrategy } from '../core/escape/bandit.js';
+import { isEscapeStrategy } from '../core/escape/bandit.js';
+import type { EscapeStrategy } from '../core/escape/index.js';
 
 /**
  * Tap tokens (decisions.md "Tap outcomes"): the escape page of one human visit carries a signed, expiring,

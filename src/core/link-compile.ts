@@ -1,5 +1,5 @@
 import type { PlatformTable } from './platforms/index.js';
-import { type CompiledDestination, compileDestination } from './resolve.js';
+import { type CompiledDestination, type CompileOptions, compileDestination } from './resolve.js';
 import type { Os } from './visitor.js';
 
 /**
@@ -61,7 +61,7 @@ function validAb(ab: LinkPowers['ab']): ab is { u: string; w: number }[] {
 export function compileLink(
   table: PlatformTable,
   powers: LinkPowers,
-  options: { fallbackUrl?: string } = {},
+  options: CompileOptions = {},
 ): CompiledLink {
   const cache = new Map<string, CompiledDestination>();
   const compile = (url: string): CompiledDestination => {

@@ -1,7 +1,7 @@
-import type { ChooseStrategy } from './escape/bandit.js';
-import type { EscapePlan } from './pages/escape-plan.js';
+import type { EscapeMatrix } from './escape/index.js';
+import type { ChooseStrategy, EscapePlan } from './pages/escape-plan.js';
 import { planEscape } from './pages/escape-plan.js';
-import type { AppTarget, PlatformTable } from './platforms/index.js';
+import type { AppTarget, PlatformTable, TargetOptions } from './platforms/index.js';
 import { appTargetFor } from './platforms/index.js';
 import type { Visitor } from './visitor.js';
 
@@ -11,37 +11,58 @@ export interface CompiledDestination {
   location: string;
   /** The native-app hand-off for this destination, or null when no platform's app can open it. */
   target: AppTarget | null;
+  /** The deployment's escape matrix (ESCAPE_MATRIX_FILE over the built-in rows); absent: the built-in one. */
+  matrix?: EscapeMatrix;
 }
 
 export type VisitDecision =
   | { kind: 'redirect'; location: string }
   | { kind: 'escape'; target: AppTarget; plan: EscapePlan };
 
+export interface CompileOptions extends TargetOptions {
+  matrix?: EscapeMatrix;
+}
+
 /**
  * Normalises a stored destination and precomputes its app hand-off. `fallbackUrl` is where Android lands
  * when the app cannot take the intent (the rich fallback page); by default the destination itself.
+ * `selfUrl` (the short link's address) lets the iOS bounce to Safari come back to the link.
  */
 export function compileDestination(
   table: PlatformTable,
   destination: string,
-  options: { fallbackUrl?: string } = {},
+  options: CompileOptions = {},
 ): CompiledDestination {
-  return { location: new URL(destination).href, target: appTargetFor(table, destination, options) };
+  const { matrix, ...targetOptions } = options;
+  const compiled: CompiledDestination = {
+    location: new URL(destination).href,
+    target: appTargetFor(table, destination, targetOptions),
+  };
+  if (matrix !== undefined) compiled.matrix = matrix;
+  return compiled;
+}
+
+export interface ResolveOptions {
+  /** Overrides the compiled destination's matrix. */
+  matrix?: EscapeMatrix;
+  /** Chooses among a cell's allowed strategies (the bandit); see planEscape. */
+  choose?: ChooseStrategy;
 }
 
 /**
  * The deep-link decision. Bots, link-preview crawlers and prefetches go first and always get the
  * redirect (a preview must unfurl the destination, never our page); then only a phone visiting a
- * destination some app can open gets the escape page.
+ * destination some app can open gets the escape page, planned from the escape matrix.
  */
 export function resolveVisit(
   compiled: CompiledDestination,
   visitor: Visitor,
-  options: { choose?: ChooseStrategy } = {},
+  options: ResolveOptions = {},
 ): VisitDecision {
   const target = compiled.target;
   if (target === null || visitor.bot || visitor.preview || visitor.prefetch || !visitor.mobile) {
     return { kind: 'redirect', location: compiled.location };
   }
-  return { kind: 'escape', target, plan: planEscape(target, visitor, undefined, options.choose) };
+  const matrix = options.matrix ?? compiled.matrix;
+  return { kind: 'escape', target, plan: planEscape(target, visitor, matrix, options.choose) };
 }

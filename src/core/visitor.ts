@@ -1,27 +1,10 @@
 import { isbot } from 'isbot';
 import { LruCache } from './lru-cache.js';
+import type { InAppKey, Os } from './visitor/kinds.js';
 import { detectInApp, detectOs, isPreviewFetcher } from './visitor/tokens.js';
 
-export type Os = 'ios' | 'android' | 'desktop' | 'other';
-export type InAppKey =
-  | 'instagram'
-  | 'facebook'
-  | 'messenger'
-  | 'threads'
-  | 'tiktok'
-  | 'twitter'
-  | 'linkedin'
-  | 'snapchat'
-  | 'pinterest'
-  | 'reddit'
-  | 'line'
-  | 'wechat'
-  | 'whatsapp'
-  | 'telegram'
-  | 'gsa'
-  | 'kakaotalk'
-  | 'naver'
-  | 'other_webview';
+export type { InAppKey, Os } from './visitor/kinds.js';
+export { IN_APP_KEYS } from './visitor/kinds.js';
 
 export interface Visitor {
   os: Os;

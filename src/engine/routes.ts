@@ -5,6 +5,7 @@ import { UNAVAILABLE_RETRY_AFTER_SECONDS } from '../http/errors.js';
 import { sendNotFoundPage, sendUnavailablePage } from '../http/html.js';
 import { sendVisitResponse, type VisitResponder } from '../redirect/respond.js';
 import { EngineError } from './errors.js';
+import { WEBSITE_VISITOR, wantsWebsite } from './fast-path.js';
 import { ENGINE_SLUG_PATTERN, parseCreateEngineLink } from './schema.js';
 import type { EngineLinkService } from './service.js';
 
@@ -59,5 +60,6 @@ async function visit(
     if (compiled === undefined) return sendNotFoundPage(reply);
     deps.cache.set(slug, compiled);
   }
-  return sendVisitResponse(reply, deps.respondToVisit(request.headers, compiled));
+  const options = wantsWebsite(request.url) ? { visitor: WEBSITE_VISITOR } : {};
+  return sendVisitResponse(reply, deps.respondToVisit(request.headers, compiled, options));
 }

@@ -20,6 +20,9 @@ const PASSWORD_FAILURES_PER_LINK = { limit: 50, windowSeconds: 300 } as const;
 const LOGIN_ATTEMPTS = { limit: 20, windowSeconds: 300 } as const;
 /** Failed logins for one account from any address, before it is locked for the rest of the window. */
 const LOGIN_FAILURES_PER_ACCOUNT = { limit: 10, windowSeconds: 900 } as const;
+/** Sign-up requests per client address, and sign-up mails per email address (no inbox flooding). */
+const SIGNUP_ATTEMPTS = { limit: 10, windowSeconds: 3600 } as const;
+const SIGNUP_MAILS_PER_EMAIL = { limit: 3, windowSeconds: 3600 } as const;
 const KEY_CREATIONS_PER_ORG = { limit: 10, windowSeconds: 3600 } as const;
 
 export interface Limits {
@@ -27,6 +30,8 @@ export interface Limits {
   login: RateLimiter;
   accountLoginFailures: RateLimiter;
   keyCreations: RateLimiter;
+  signup: RateLimiter;
+  signupMails: RateLimiter;
   capture: RateLimiter;
   password: RateLimiter;
   passwordFailures: RateLimiter;
@@ -49,6 +54,8 @@ export function createLimits(redis?: { publisher: Redis; up: () => boolean }): L
     login: limiter(LOGIN_ATTEMPTS, 'linkhop:rl:login:'),
     accountLoginFailures: limiter(LOGIN_FAILURES_PER_ACCOUNT, 'linkhop:rl:login-account:'),
     keyCreations: limiter(KEY_CREATIONS_PER_ORG, 'linkhop:rl:key-create:'),
+    signup: limiter(SIGNUP_ATTEMPTS, 'linkhop:rl:signup:'),
+    signupMails: limiter(SIGNUP_MAILS_PER_EMAIL, 'linkhop:rl:signup-mail:'),
     capture: limiter(CAPTURE_RATE_LIMIT, 'linkhop:rl:capture:'),
     password: limiter(PASSWORD_ATTEMPTS, 'linkhop:rl:pw:'),
     passwordFailures: limiter(PASSWORD_FAILURES_PER_LINK, 'linkhop:rl:pw-link:'),

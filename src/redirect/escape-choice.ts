@@ -1,27 +1,11 @@
-import {
-  type ChooseStrategy,
-  cellKeyOf,
-  type EscapeStrategy,
-  isEscapeStrategy,
-} from '../core/escape/bandit.js';
-import type { EscapePlan } from '../core/pages/escape-plan.js';
+import { cellKeyOf } from '../core/escape/bandit.js';
+import type { EscapeStrategy } from '../core/escape/index.js';
+import type { ChooseStrategy } from '../core/pages/escape-plan.js';
 
 /**
- * The seam between the escape planner and the bandit (analytics/escape-bandit.ts), and the one place that
- * names the strategy of a plan for the tap token and the click.
+ * The seam between the escape planner (the matrix) and the bandit (analytics/escape-bandit.ts): the
+ * planner's `choose`, per destination platform.
  */
-
-/**
- * The strategy a plan uses. The matrix's plans say it (`strategy`); the planner before the matrix is
- * read from its primary hand-off, or its instructions, or nothing at all.
- */
-export function strategyOf(plan: EscapePlan): EscapeStrategy {
-  const planned = (plan as { strategy?: EscapeStrategy }).strategy;
-  if (planned !== undefined) return planned;
-  const kind = plan.primary?.kind;
-  if (kind !== undefined && isEscapeStrategy(kind)) return kind;
-  return plan.instructions ? 'instructions' : 'none';
-}
 
 export interface StrategyPicker {
   choose(cellKey: string, allowed: readonly EscapeStrategy[]): EscapeStrategy | undefined;

@@ -4,7 +4,7 @@ import type { ClickInput } from '../analytics/click-buffer.js';
 import type { TapIssue } from '../analytics/tap-tokens.js';
 import { cityOf, referrerHostOf } from '../analytics/visit.js';
 import { renderCaptureForm } from '../audience/capture-form.js';
-import type { EscapeStrategy } from '../core/escape/bandit.js';
+import type { EscapeStrategy } from '../core/escape/index.js';
 import { chooseDestination } from '../core/link-compile.js';
 import { fallbackPageCsp, renderFallbackPage } from '../core/pages/fallback-page.js';
 import { passwordPageCsp, renderPasswordPage } from '../core/pages/password-page.js';

@@ -1,5 +1,6 @@
 import { hasFeature, isTier } from '../accounts/plans.js';
 import { captureFormAllowed } from '../audience/capture-form.js';
+import type { EscapeMatrix } from '../core/escape/index.js';
 import { compileLink } from '../core/link-compile.js';
 import type { PlatformTable } from '../core/platforms/index.js';
 import type { LinkRepo, RedirectRecord } from '../links/repo.js';
@@ -12,6 +13,8 @@ export interface LinkLoaderDeps {
   cache: HostedLinkCache;
   flagsOff: ReadonlySet<string>;
   baseUrl: string;
+  /** The escape matrix (ESCAPE_MATRIX_FILE over the built-in cells); absent: the built-in one. */
+  escapeMatrix?: EscapeMatrix;
   /** Told once per failed database read (the caller decides whether to log). */
   onLoadError?: (error: unknown) => void;
 }
@@ -82,7 +85,7 @@ export function createLinkLoader(deps: LinkLoaderDeps) {
 
 /** A redirect record compiled for visits: branding, pixels and fallback as its organization's plan allows. */
 export function entryOf(
-  deps: Pick<LinkLoaderDeps, 'table' | 'flagsOff' | 'baseUrl'>,
+  deps: Pick<LinkLoaderDeps, 'table' | 'flagsOff' | 'baseUrl' | 'escapeMatrix'>,
   host: string,
   slug: string,
   record: RedirectRecord,
@@ -111,7 +114,15 @@ export function entryOf(
             : null,
         }
       : null,
-    // With richFallback, Android lands on our fallback page when the app cannot take the hand-off.
-    link: compileLink(deps.table, record, rich ? { fallbackUrl: `${origin}/_fallback/${slug}` } : {}),
+    link: compileLink(deps.table, record, {
+      // With richFallback, Android lands on our fallback page when the app cannot take the hand-off.
+      ...(rich ? { fallbackUrl: `${origin}/_fallback/${slug}` } : {}),
+      // The iOS bounce to Safari comes back to the link itself (with esc=1).
+      selfUrl: `${origin}/${slug}`,
+      // Redirects to the destination on every plan (the rich page on richFallback): the short way to the
+      // website for pages whose destination is too long to carry twice.
+      via: `${origin}/_fallback/${slug}`,
+      ...(deps.escapeMatrix ? { matrix: deps.escapeMatrix } : {}),
+    }),
   };
 }

@@ -1,12 +1,12 @@
 import type { IncomingHttpHeaders, ServerResponse } from 'node:http';
 import type { FastifyReply } from 'fastify';
-import type { ChooseStrategy, EscapeStrategy } from '../core/escape/bandit.js';
+import type { EscapeStrategy } from '../core/escape/index.js';
+import type { ChooseStrategy } from '../core/pages/escape-plan.js';
 import { compileEscapePage, escapePageCsp, type PagePixel } from '../core/pages/index.js';
 import type { AppTarget } from '../core/platforms/index.js';
 import type { CompiledDestination } from '../core/resolve.js';
 import { resolveVisit } from '../core/resolve.js';
 import type { Visitor } from '../core/visitor.js';
-import { strategyOf } from './escape-choice.js';
 
 export type Classify = (userAgent: string | undefined, purpose?: string) => Visitor;
 
@@ -108,7 +108,7 @@ export function createVisitResponder(options: VisitResponderOptions) {
     const pixels = visit.pixels ?? [];
     const tap = visit.tap;
     // The strategy is part of the key: with the bandit, one cell's visitors get pages of several strategies.
-    const strategy = strategyOf(decision.plan);
+    const strategy = decision.plan.strategy;
     const key = `${visitor.os}|${visitor.inApp}|${strategy}|${branded}|${pixels.length}|${tap ? 't' : ''}`;
     const page = pageFor(compiled, key, () =>
       compileEscapePage({

@@ -10,6 +10,7 @@ import type {
   SegmentTable,
 } from './migrations/011-audience.js';
 import type { DomainTable } from './migrations/014-domains.js';
+import type { SignupRequestTable } from './migrations/019-signup-requests.js';
 
 /**
  * The tables as Kysely sees them. Portable column types on purpose: timestamps are ISO 8601 UTC
@@ -143,4 +144,5 @@ export interface Database extends AnalyticsTables {
   bio_pages: BioPageTable;
   media_kits: MediaKitTable;
   domains: DomainTable;
+  signup_requests: SignupRequestTable;
 }

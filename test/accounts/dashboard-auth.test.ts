@@ -1,5 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { type SmtpSink, startSmtp } from '../broadcasts/smtp.js';
 import { BASE_URL, type HostedHarness, startHosted } from '../helpers/hosted.js';
+import { nthMailTo, signupTokenIn } from '../helpers/mailbox.js';
 import { storeKinds } from '../helpers/stores.js';
 
 /** What a browser sends on every same-origin fetch that is not a GET. */
@@ -8,10 +10,15 @@ const ORIGIN = BASE_URL;
 for (const kind of storeKinds) {
   describe.skipIf(kind.skipReason !== null)(`dashboard authentication on ${kind.name}`, () => {
     let h: HostedHarness;
+    let smtp: SmtpSink;
     beforeAll(async () => {
-      h = await startHosted(kind);
+      smtp = await startSmtp();
+      h = await startHosted(kind, { SMTP_URL: smtp.url });
     });
-    afterAll(async () => h?.close());
+    afterAll(async () => {
+      await h?.close();
+      await smtp?.close();
+    });
 
     const json = (
       method: 'GET' | 'POST' | 'PATCH' | 'DELETE',
@@ -29,35 +36,84 @@ for (const kind of storeKinds) {
         ...(payload ? { payload } : {}),
       });
     const cookieOf = (setCookie: string | string[] | undefined) => String(setCookie).split(';')[0] ?? '';
+    /** The whole sign-up as a person does it: the form, the mailed link, the confirmation. */
+    const signUp = async (body: { email: string; password: string; orgName: string }) => {
+      const before = smtp.messages.filter((mail) => mail.to.includes(body.email.toLowerCase())).length;
+      expect((await json('POST', '/api/auth/signup', body)).statusCode).toBe(202);
+      const token = signupTokenIn(await nthMailTo(smtp, body.email.toLowerCase(), before + 1));
+      return json('POST', '/api/auth/signup/confirm', { token });
+    };
 
-    it('sign-up creates a sidekick organization and logs in with an HttpOnly, SameSite=Lax, Secure cookie', async () => {
+    it('sign-up mails a link; opening it creates a sidekick organization and logs in with an HttpOnly, SameSite=Lax, Secure cookie', async () => {
       const response = await json('POST', '/api/auth/signup', {
         email: 'Maya@Example.com',
         password: 'correct horse',
         orgName: 'Maya Makes',
       });
-      expect(response.statusCode).toBe(201);
-      const setCookie = String(response.headers['set-cookie']);
+      expect(response.statusCode).toBe(202);
+      expect(response.headers['set-cookie']).toBeUndefined();
+      expect(response.json()).toEqual({
+        status: 'confirmation_sent',
+        message:
+          'We sent a link to maya@example.com. Open it within 24 hours to finish creating your workspace.',
+      });
+      const mail = await nthMailTo(smtp, 'maya@example.com');
+      expect(mail.headers.get('subject')).toBe('Finish creating your linkhop workspace');
+      const token = signupTokenIn(mail);
+      expect(token).toMatch(/^[A-Za-z0-9_-]{43}$/);
+      // Nothing exists before the link is opened.
+      expect(
+        (await json('POST', '/api/auth/login', { email: 'maya@example.com', password: 'correct horse' }))
+          .statusCode,
+      ).toBe(401);
+
+      const confirmed = await json('POST', '/api/auth/signup/confirm', { token });
+      expect(confirmed.statusCode).toBe(201);
+      const setCookie = String(confirmed.headers['set-cookie']);
       expect(setCookie).toMatch(/^lh_session=[A-Za-z0-9_-]{43};/);
       expect(setCookie).toMatch(/HttpOnly/);
       expect(setCookie).toMatch(/SameSite=Lax/);
       expect(setCookie).toMatch(/Secure/);
-      const session = response.json();
+      const session = confirmed.json();
       expect(session.user.email).toBe('maya@example.com');
       expect(session.org).toMatchObject({ name: 'Maya Makes', tier: 'sidekick' });
       expect(session.features.linkInBio).toBe(true);
       const again = await json('GET', '/api/session', undefined, cookieOf(setCookie));
       expect(again.statusCode).toBe(200);
       expect(again.json()).toEqual(session);
+      // A link works once.
+      const replay = await json('POST', '/api/auth/signup/confirm', { token });
+      expect(replay.statusCode).toBe(404);
+      expect(replay.json().message).toMatch(/unknown, used or expired/);
     });
 
-    it('a second sign-up with the same email is 409', async () => {
-      const response = await json('POST', '/api/auth/signup', {
+    it('a sign-up with an email that has an account answers exactly like a new one, and mails the owner instead', async () => {
+      const taken = await json('POST', '/api/auth/signup', {
         email: 'maya@example.com',
         password: 'another one',
         orgName: 'X',
       });
-      expect(response.statusCode).toBe(409);
+      const fresh = await json('POST', '/api/auth/signup', {
+        email: 'fresh@example.com',
+        password: 'another one',
+        orgName: 'X',
+      });
+      expect(taken.statusCode).toBe(202);
+      expect(fresh.statusCode).toBe(202);
+      expect(taken.json().message.replace('maya@', 'fresh@')).toBe(fresh.json().message);
+      expect(Object.keys(taken.headers).sort()).toEqual(Object.keys(fresh.headers).sort());
+      const notice = await nthMailTo(smtp, 'maya@example.com', 2);
+      expect(notice.headers.get('subject')).toBe('You already have a linkhop account');
+      expect(signupTokenIn(notice)).toBeNull();
+      // The account is untouched: the old password still logs in, the new one does not.
+      expect(
+        (await json('POST', '/api/auth/login', { email: 'maya@example.com', password: 'another one' }))
+          .statusCode,
+      ).toBe(401);
+      expect(
+        (await json('POST', '/api/auth/login', { email: 'maya@example.com', password: 'correct horse' }))
+          .statusCode,
+      ).toBe(200);
     });
 
     it('log-in failures are one generic 401 whatever was wrong', async () => {
@@ -167,11 +223,7 @@ for (const kind of storeKinds) {
     });
 
     it('locks an account after ten failed log-ins from any addresses, with a clear message, whatever the address', async () => {
-      await json('POST', '/api/auth/signup', {
-        email: 'lock@example.com',
-        password: 'right password',
-        orgName: 'L',
-      });
+      await signUp({ email: 'lock@example.com', password: 'right password', orgName: 'L' });
       const attempt = (password: string, address: string) =>
         h.app.inject({
           method: 'POST',
@@ -196,11 +248,7 @@ for (const kind of storeKinds) {
     });
 
     it('API keys: a sidekick may not mint one (403 api); a legend mints, lists and revokes', async () => {
-      const small = await json('POST', '/api/auth/signup', {
-        email: 'small@example.com',
-        password: 'password1',
-        orgName: 'Small',
-      });
+      const small = await signUp({ email: 'small@example.com', password: 'password1', orgName: 'Small' });
       const smallCookie = cookieOf(small.headers['set-cookie']);
       const refused = await h.app.inject({
         method: 'POST',
@@ -210,11 +258,7 @@ for (const kind of storeKinds) {
       expect(refused.statusCode).toBe(403);
       expect(refused.json().error).toBe('api');
 
-      const big = await json('POST', '/api/auth/signup', {
-        email: 'big@example.com',
-        password: 'password1',
-        orgName: 'Big',
-      });
+      const big = await signUp({ email: 'big@example.com', password: 'password1', orgName: 'Big' });
       await h.accounts.setTier(big.json().org.id, 'legend');
       const cookie = cookieOf(big.headers['set-cookie']);
       const minted = await h.app.inject({

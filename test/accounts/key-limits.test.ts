@@ -13,15 +13,9 @@ for (const kind of storeKinds) {
       afterAll(async () => h?.close());
 
       const legendSession = async (email: string) => {
-        const signup = await h.app.inject({
-          method: 'POST',
-          url: '/api/auth/signup',
-          headers: { 'content-type': 'application/json' },
-          payload: { email, password: 'correct horse', orgName: 'Keys' },
-        });
-        const orgId: string = signup.json().org.id;
+        const { orgId, cookie } = await h.session({ email, orgName: 'Keys' });
         await h.accounts.setTier(orgId, 'legend');
-        return { orgId, cookie: String(signup.headers['set-cookie']).split(';')[0] ?? '' };
+        return { orgId, cookie };
       };
       const createKey = (cookie: string) =>
         h.app.inject({ method: 'POST', url: '/api/keys', headers: { cookie, origin: BASE_URL } });

@@ -7,7 +7,7 @@ import {
   MAX_DICTIONARY,
   readCounters,
 } from '../../src/analytics/click-ring.js';
-import { ESCAPE_STRATEGIES } from '../../src/core/escape/bandit.js';
+import { ESCAPE_STRATEGIES } from '../../src/core/escape/index.js';
 import { clickInput, NOW } from './setup.js';
 
 /** Clicks that between them use every field, null and not, odd strings included. */

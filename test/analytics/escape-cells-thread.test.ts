@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createClickThread } from '../../src/analytics/click-thread.js';
 import { createAnalyticsRepo } from '../../src/analytics/repo.js';
 import { DAY_MS } from '../../src/analytics/rollups.js';
-import { ESCAPE_STRATEGIES } from '../../src/core/escape/bandit.js';
+import { ESCAPE_STRATEGIES } from '../../src/core/escape/index.js';
 import { storeKinds, type TestStore } from '../helpers/stores.js';
 import { clickInput, NOW, silent } from './setup.js';
 

@@ -11,13 +11,7 @@ describe('creator pages wired into the hosted service', () => {
   afterAll(async () => h?.close());
 
   it('a creator builds, publishes and serves a bio page; its blocks point at short links', async () => {
-    const signup = await h.app.inject({
-      method: 'POST',
-      url: '/api/auth/signup',
-      headers: { 'content-type': 'application/json' },
-      payload: { email: 'bio@example.com', password: 'password1', orgName: 'Bio Org' },
-    });
-    const cookie = String(signup.headers['set-cookie']).split(';')[0] ?? '';
+    const { cookie } = await h.session({ email: 'bio@example.com', orgName: 'Bio Org' });
     const json = (method: 'POST' | 'PUT' | 'GET', url: string, payload?: object) =>
       h.app.inject({
         method,

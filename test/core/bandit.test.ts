@@ -5,10 +5,10 @@ import {
   buildBanditTable,
   cellKeyOf,
   drawStrategy,
-  type EscapeStrategy,
   probabilityBest,
   withFloor,
 } from '../../src/core/escape/bandit.js';
+import type { EscapeStrategy } from '../../src/core/escape/index.js';
 import { seeded } from '../helpers/seeded.js';
 
 const KEY = cellKeyOf('tiktok', 'ios', 'spotify');

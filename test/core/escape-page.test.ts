@@ -130,10 +130,12 @@ describe('renderEscapePage: structure and escaping', () => {
       expect(parsed.config).toEqual({
         kind: plan.primary?.kind ?? null,
         auto: plan.autoAttempt,
-        web,
+        delay: plan.fallbackDelayMs,
         token: TAP.token,
         report: TAP.reportUrl,
       });
+      // The destination travels in the links only, never a third time in the config.
+      expect(parsed.configText).not.toContain('youtube.com');
       expect(html).not.toMatch(/<img|<script>alert|onerror=alert\(1\)>|[\u2028\u2029]/);
       // Every nonce on the page is the response's nonce.
       const nonces = [...html.matchAll(/nonce="([^"]*)"/g)].map((m) => m[1]);
@@ -348,7 +350,7 @@ describe('the inline script (node:vm)', () => {
   const android = (extra: Partial<EscapePageInput> = {}) =>
     page(target, visitor('android', 'instagram'), extra);
 
-  it('makes one automatic attempt ~400 ms after load, then decides broken on a visible page', () => {
+  it('makes one automatic attempt ~400 ms after load; still visible after the delay, it continues to the website and reports browser', () => {
     const b = browse(android());
     b.advance(399);
     expect(b.navigations).toEqual([]);
@@ -358,11 +360,22 @@ describe('the inline script (node:vm)', () => {
     expect(b.outcomes()).toEqual([]);
     b.advance(1);
     expect(b.reports).toEqual([
-      { via: 'beacon', url: TAP.reportUrl, body: { token: TAP.token, outcome: 'broken' } },
+      { via: 'beacon', url: TAP.reportUrl, body: { token: TAP.token, outcome: 'browser' } },
     ]);
+    expect(b.navigations).toEqual([target.android, target.web]);
     b.advance(60_000);
-    expect(b.navigations).toHaveLength(1); // never retried
-    expect(b.outcomes()).toEqual(['broken']);
+    expect(b.navigations).toHaveLength(2); // the app is never retried
+    expect(b.outcomes()).toEqual(['browser']);
+  });
+
+  it("waits the cell's fallback delay (TikTok Android: 3000 ms) before continuing", () => {
+    const b = browse(page(target, visitor('android', 'tiktok')));
+    b.click('lh-open');
+    b.advance(2999);
+    expect(b.outcomes()).toEqual([]);
+    b.advance(1);
+    expect(b.outcomes()).toEqual(['browser']);
+    expect(b.navigations).toEqual([target.web]);
   });
 
   it('reports opened when the page turns hidden after the attempt, and clears its timers', () => {
@@ -377,14 +390,13 @@ describe('the inline script (node:vm)', () => {
     expect(b.outcomes()).toEqual(['opened']);
   });
 
-  it('upgrades broken to opened once when the app shows up late', () => {
+  it('reports one outcome only: no opened after it continued to the website', () => {
     const b = browse(android());
     b.advance(400 + 2500);
+    b.pagehide();
+    b.hide();
     b.advance(3000);
-    b.hide();
-    b.show();
-    b.hide();
-    expect(b.outcomes()).toEqual(['broken', 'opened']);
+    expect(b.outcomes()).toEqual(['browser']);
   });
 
   it.each([

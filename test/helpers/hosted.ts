@@ -3,8 +3,10 @@ import type { FastifyInstance, InjectOptions } from 'fastify';
 import pino from 'pino';
 import type { Tier } from '../../src/accounts/plans.js';
 import { createAccountRepo } from '../../src/accounts/repo.js';
+import { hashPassword } from '../../src/accounts/secrets.js';
 import { type AccountService, createAccountService } from '../../src/accounts/service.js';
 import { parseConfig } from '../../src/config.js';
+import { SESSION_COOKIE } from '../../src/http/session-auth.js';
 import { type Composed, composeHosted } from '../../src/main.js';
 import type { StoreKind, TestStore } from './stores.js';
 
@@ -15,6 +17,14 @@ export interface HostedHarness {
   testStore: TestStore;
   /** Creates an organization at `tier` with a fresh API key. */
   org(tier: Tier): Promise<{ orgId: string; apiKey: string; keyId: string }>;
+  /**
+   * A dashboard user with a `sidekick` organization and a session cookie, made as a confirmed sign-up
+   * makes them (test/accounts/signup.test.ts goes through the mailed link itself).
+   */
+  session(input: {
+    email: string;
+    orgName: string;
+  }): Promise<{ cookie: string; orgId: string; userId: string }>;
   /** A /v1 call with that key. */
   v1(apiKey: string, options: InjectOptions): Promise<Awaited<ReturnType<FastifyInstance['inject']>>>;
   close(): Promise<void>;
@@ -42,6 +52,11 @@ export async function startHosted(kind: StoreKind, env: Record<string, string> =
       const { orgId } = await accounts.createOrganization({ name: `Org ${tier}`, tier });
       const { id, apiKey } = await accounts.mintApiKey(orgId);
       return { orgId, apiKey, keyId: id };
+    },
+    async session(input) {
+      const passwordHash = await hashPassword('password1');
+      const { token, org, userId } = await accounts.createAccount({ ...input, passwordHash });
+      return { cookie: `${SESSION_COOKIE}=${token}`, orgId: org.id, userId };
     },
     v1(apiKey, options) {
       const headers = { authorization: `Bearer ${apiKey}`, ...(options.headers ?? {}) };

@@ -129,13 +129,7 @@ for (const kind of storeKinds) {
     });
 
     it('the dashboard twin GET /api/links takes the same filters', async () => {
-      const signup = await h.app.inject({
-        method: 'POST',
-        url: '/api/auth/signup',
-        headers: { 'content-type': 'application/json' },
-        payload: { email: `filters-${kind.name}@example.com`, password: 'password1', orgName: 'Filters' },
-      });
-      const cookie = String(signup.headers['set-cookie']).split(';')[0] ?? '';
+      const { cookie } = await h.session({ email: `filters-${kind.name}@example.com`, orgName: 'Filters' });
       const mine = async (url: string) => {
         const response = await h.app.inject({
           method: 'POST',

@@ -95,13 +95,7 @@ describe('QR customisation is gated by plan (through the dashboard)', () => {
     const { sqliteKind } = await import('../helpers/stores.js');
     const h = await startHosted(sqliteKind);
     try {
-      const signup = await h.app.inject({
-        method: 'POST',
-        url: '/api/auth/signup',
-        headers: { 'content-type': 'application/json' },
-        payload: { email: 'qr@example.com', password: 'password1', orgName: 'QR' },
-      });
-      const cookie = String(signup.headers['set-cookie']).split(';')[0] ?? '';
+      const { cookie } = await h.session({ email: 'qr@example.com', orgName: 'QR' });
       const link = (
         await h.app.inject({
           method: 'POST',

@@ -191,14 +191,11 @@ describe.skipIf(skip !== null)(
     });
 
     it('a media-kit edit: the kit page is not cached, so unpublishing is seen at once', async () => {
-      const signup = await a.app.inject({
-        method: 'POST',
-        url: '/api/auth/signup',
-        headers: { 'content-type': 'application/json' },
-        payload: { email: `kit-${randomUUID()}@example.com`, password: 'password1', orgName: 'Kit Org' },
+      const { cookie, orgId } = await a.session({
+        email: `kit-${randomUUID()}@example.com`,
+        orgName: 'Kit Org',
       });
-      await a.accounts.setTier(signup.json().org.id, 'legend');
-      const cookie = String(signup.headers['set-cookie']).split(';')[0] ?? '';
+      await a.accounts.setTier(orgId, 'legend');
       const put = (url: string, payload: object) =>
         a.app.inject({
           method: 'PUT',

@@ -1,42 +1,19 @@
 import { describe, expect, it } from 'vitest';
 import { createTapTokens } from '../../src/analytics/tap-tokens.js';
-import type { CellKey, EscapeStrategy } from '../../src/core/escape/bandit.js';
+import type { CellKey, EscapeStrategy } from '../../src/core/escape/index.js';
 import type { EscapePlan } from '../../src/core/pages/escape-plan.js';
 import { createPlatformTable } from '../../src/core/platforms/index.js';
 import { type CompiledDestination, compileDestination, resolveVisit } from '../../src/core/resolve.js';
 import { classifyVisitor } from '../../src/core/visitor.js';
-import { createEscapeChooser, strategyOf } from '../../src/redirect/escape-choice.js';
+import { createEscapeChooser } from '../../src/redirect/escape-choice.js';
 import { createVisitResponder } from '../../src/redirect/respond.js';
 import { UA_CORPUS } from '../core/ua-corpus.js';
 
 /**
- * The seam between the escape planner and the bandit in the hosted redirect: which strategy a plan used
- * (recorded with the tap), the planner's `choose` per destination platform, and the page cache keyed by
- * the strategy so one cell's visitors can get pages of different strategies.
+ * The seam between the escape planner and the bandit in the hosted redirect: the strategy a plan used is
+ * recorded with the tap, the planner's `choose` is asked per destination platform, and the page cache is
+ * keyed by the strategy so one cell's visitors can get pages of different strategies.
  */
-
-const plan = (fields: Partial<EscapePlan> & { strategy?: EscapeStrategy }): EscapePlan =>
-  ({
-    primary: null,
-    autoAttempt: false,
-    instructions: null,
-    web: 'https://example.com/',
-    ...fields,
-  }) as EscapePlan;
-
-describe('strategyOf', () => {
-  it("reads the matrix's `strategy` first, else the hand-off's kind, else instructions, else none", () => {
-    expect(strategyOf(plan({ strategy: 'universal', primary: { href: 'x', kind: 'x-safari' } }))).toBe(
-      'universal',
-    );
-    for (const kind of ['intent', 'scheme', 'universal', 'x-safari'] as const)
-      expect(strategyOf(plan({ primary: { href: 'h', kind } }))).toBe(kind);
-    expect(strategyOf(plan({ instructions: 'wechat' }))).toBe('instructions');
-    expect(strategyOf(plan({}))).toBe('none');
-    // A hand-off kind that is no strategy of the matrix (reserved, unused): counted as no hand-off.
-    expect(strategyOf(plan({ primary: { href: 'h', kind: 'browser-escape' as never } }))).toBe('none');
-  });
-});
 
 describe('createEscapeChooser', () => {
   it("asks the bandit per in-app browser × OS × the destination's platform, only where there is a choice", () => {
@@ -124,7 +101,7 @@ describe('the visit responder', () => {
         },
       });
       if (response.status !== 200) continue;
-      const expected = strategyOf((resolveVisit(compiled, classifyVisitor(ua)) as { plan: EscapePlan }).plan);
+      const expected = (resolveVisit(compiled, classifyVisitor(ua)) as { plan: EscapePlan }).plan.strategy;
       expect(issued, ua).toBe(expected);
       const token = /<meta name="linkhop-tap" content="([^"]+)">/.exec(response.body ?? '')?.[1];
       expect(tokens.verify(token)?.strategy, ua).toBe(expected);

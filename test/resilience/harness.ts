@@ -119,6 +119,7 @@ export function startInstance(options: InstanceOptions): Promise<Instance> {
     const onData = () => {
       const match = /"url":"(http:\/\/127\.0\.0\.1:\d+)"/.exec(output);
       if (!match?.[1]) return;
+      clearTimeout(deadline);
       child.stdout?.off('data', onData);
       const instance: Instance = {
         url: match[1],
@@ -140,6 +141,14 @@ export function startInstance(options: InstanceOptions): Promise<Instance> {
     };
     child.stdout?.on('data', onData);
     void exited.then((code) => reject(new Error(`linkhop serve exited with ${code}: ${output}`)));
+    // Readiness is read from the info-level "listening" line: an instance that never prints it (a
+    // LOG_LEVEL above info, a start that stalls) fails the test instead of hanging it.
+    const deadline = setTimeout(() => {
+      if (exit !== null) return;
+      child.kill('SIGKILL');
+      reject(new Error(`linkhop serve did not report listening within 30 s: ${output}`));
+    }, 30_000);
+    void exited.finally(() => clearTimeout(deadline));
   });
 }
 

@@ -37,6 +37,8 @@ interface Sample {
   fds: number[];
 }
 
+const progress = (step: string) => console.info(`[soak] ${new Date().toISOString()} ${step}`);
+
 function sampleOf(instances: readonly Instance[], startedAt: number): Sample {
   const pids = instances.map((instance) => instance.child.pid as number);
   return {
@@ -77,7 +79,6 @@ describe.skipIf(skip !== null)(`soak: ${minutes} minutes, two instances, Postgre
       const options = {
         databaseUrl: throughProxy(database.url, pgProxy),
         redisUrl: throughProxy(redisUrl as string, redisProxy),
-        env: { LOG_LEVEL: 'warn' },
       };
       instances = await Promise.all([startInstance(options), startInstance(options)]);
       const [first, second] = instances as [Instance, Instance];
@@ -109,15 +110,20 @@ describe.skipIf(skip !== null)(`soak: ${minutes} minutes, two instances, Postgre
       const sampler = setInterval(() => samples.push(sampleOf(instances, startedAt)), 10_000);
 
       await sleep(runMs * 0.4);
+      progress('cutting PostgreSQL for 5 s');
       await pgProxy.cut(5000);
       await sleep(runMs * 0.2);
+      progress('cutting Redis for 5 s');
       await redisProxy.cut(5000);
       await sleep(runMs * 0.4);
 
       clearInterval(sampler);
       running = false;
+      progress('stopping the phone lane');
       await phoneLane;
+      progress('stopping the redirect lanes');
       const counts = await redirects.stop();
+      progress('stopping the API probes');
       const probed = (await Promise.all(probes.map((probe) => probe.stop()))).flat();
       const last = sampleOf(instances, startedAt);
       const afterWarmUp = samples.find((sample) => sample.atS * 1000 >= warmUpMs) ?? samples[0] ?? last;

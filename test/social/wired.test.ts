@@ -31,13 +31,7 @@ describe('social routes wired into the hosted app', () => {
 
   it('session, connect, rule, signed delivery, DM', async (ctx) => {
     if (!h.app.hasRoute({ method: 'GET', url: '/api/social/meta' })) ctx.skip();
-    const signup = await h.app.inject({
-      method: 'POST',
-      url: '/api/auth/signup',
-      payload: { email: 'a@b.co', password: 'correct horse battery', orgName: 'A' },
-    });
-    expect(signup.statusCode).toBeLessThan(300);
-    const cookie = String(signup.headers['set-cookie']).split(';')[0] ?? '';
+    const { cookie } = await h.session({ email: 'a@b.co', orgName: 'A' });
     const session = (await h.app.inject({ method: 'GET', url: '/api/session', headers: { cookie } })).json();
     await h.accounts.setTier(session.org.id, 'legend');
     const call = (method: 'GET' | 'POST', url: string, payload?: unknown) =>

@@ -1,8 +1,15 @@
-import { describe, expect, it } from 'vitest';
+import { afterAll, describe, expect, it } from 'vitest';
+import { type SmtpSink, startSmtp } from '../broadcasts/smtp.js';
+import { nthMailTo, signupTokenIn } from '../helpers/mailbox.js';
 import { browserSkipReason, logIn, openPage, useDashboard } from './harness.js';
 
 describe.skipIf(browserSkipReason !== null)('dashboard: landing, sign-up and log-in in Chromium', () => {
-  const dash = useDashboard();
+  let smtp: SmtpSink | undefined;
+  const dash = useDashboard(async () => {
+    smtp = await startSmtp();
+    return { SMTP_URL: smtp.url };
+  });
+  afterAll(async () => smtp?.close());
 
   it('a logged-out visitor sees the landing page with sign-up and log-in', async () => {
     const { page, errors, context } = await openPage(dash.browser);
@@ -16,7 +23,7 @@ describe.skipIf(browserSkipReason !== null)('dashboard: landing, sign-up and log
     await context.close();
   });
 
-  it('sign-up shows the server validation message at the field, then creates the workspace', async () => {
+  it('sign-up shows the server validation message at the field, then mails a link that creates the workspace', async () => {
     const { page, errors, context } = await openPage(dash.browser);
     await page.goto(`${dash.server.url}/#/signup`);
     await page.getByLabel('Workspace name').fill('Night Owl Studio');
@@ -27,6 +34,10 @@ describe.skipIf(browserSkipReason !== null)('dashboard: landing, sign-up and log
     await expect.poll(() => passwordError.textContent()).toBe('Passwords have at least 8 characters');
     await page.getByLabel('Password').fill('a much longer password');
     await page.getByRole('button', { name: 'Create workspace' }).click();
+    await page.getByRole('heading', { name: 'Check your inbox' }).waitFor();
+    expect(await page.getByRole('status').textContent()).toContain('owl@example.com');
+    const token = signupTokenIn(await nthMailTo(smtp as SmtpSink, 'owl@example.com'));
+    await page.goto(`${dash.server.url}/#/signup/confirm?token=${token}`);
     await page.getByRole('heading', { name: 'Links', level: 1 }).waitFor();
     await expect.poll(() => page.locator('.nav-org').textContent()).toContain('Night Owl Studio');
     // The session survives a reload (the HttpOnly cookie), and logging out returns to the landing page.
@@ -34,7 +45,12 @@ describe.skipIf(browserSkipReason !== null)('dashboard: landing, sign-up and log
     await page.getByRole('heading', { name: 'Links', level: 1 }).waitFor();
     await page.getByRole('button', { name: 'Log out' }).click();
     await page.getByRole('link', { name: 'Sign up free' }).waitFor();
-    expect(errors).toEqual([]);
+    // The link worked once: opened again, it says so and offers a new sign-up.
+    await page.goto(`${dash.server.url}/#/signup/confirm?token=${token}`);
+    await page.reload();
+    await page.getByRole('heading', { name: 'This link does not work' }).waitFor();
+    await page.getByRole('link', { name: 'Sign up again' }).waitFor();
+    expect(errors.filter((error) => !error.includes('404'))).toEqual([]);
     await context.close();
   });
 

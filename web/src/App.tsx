@@ -1,7 +1,8 @@
 import { type ComponentType, useEffect, useState } from 'react';
 import type { Feature } from './api/types';
+import { Logo } from './components/logo';
 import { Loading } from './components/ui';
-import { LoginPage, SignupPage } from './pages/AuthPages';
+import { ConfirmSignupPage, LoginPage, SignupPage } from './pages/AuthPages';
 import { AnalyticsPage } from './pages/analytics/AnalyticsPage';
 import { LinkAnalyticsPage } from './pages/analytics/LinkAnalyticsPage';
 import { AudiencePage } from './pages/audience/AudiencePage';
@@ -70,6 +71,7 @@ export function App() {
 
   if (window.location.pathname === '/social/callback') return <SocialCallback />;
   if (session === undefined) return <Loading label="Loading linkhop" />;
+  if (path.startsWith('/signup/confirm')) return <ConfirmSignupPage />;
 
   if (!session) {
     if (path.startsWith('/login')) return <LoginPage />;
@@ -147,21 +149,5 @@ function Shell({ path }: { path: string }) {
         {route ? <route.Page key={bare} params={route.params} path={path} /> : <NotFoundPage />}
       </main>
     </div>
-  );
-}
-
-export function Logo() {
-  return (
-    <svg className="logo" viewBox="0 0 32 32" width="28" height="28" aria-hidden="true">
-      <rect width="32" height="32" rx="8" fill="currentColor" />
-      <path
-        d="M9 20l7-9 7 9"
-        stroke="#fff"
-        strokeWidth="3"
-        fill="none"
-        strokeLinecap="round"
-        strokeLinejoin="round"
-      />
-    </svg>
   );
 }

@@ -13,32 +13,7 @@
  * notice). The request path does a table lookup and one uniform draw.
  */
 
-/** The escape strategies of the matrix (issue #18 interface; after the matrix lands, the same union). */
-export const ESCAPE_STRATEGIES = [
-  'intent',
-  'scheme',
-  'universal',
-  'x-safari',
-  'instructions',
-  'none',
-] as const;
-export type EscapeStrategy = (typeof ESCAPE_STRATEGIES)[number];
-
-/**
- * One cell of the escape matrix: in-app browser (null: a browser) × OS × platform. Typed as widely as the
- * matrix's own CellKey (issue #18 interface), so a `ChooseStrategy` made here fits its planner.
- */
-export interface CellKey {
-  inApp: string | null;
-  os: string;
-  platform: string;
-}
-
-/** The planner's question: which of the allowed strategies to use here; undefined keeps the first. */
-export type ChooseStrategy = (
-  cell: CellKey,
-  allowed: readonly EscapeStrategy[],
-) => EscapeStrategy | undefined;
+import { ESCAPE_STRATEGIES, type EscapeStrategy } from './types.js';
 
 export const isEscapeStrategy = (value: unknown): value is EscapeStrategy =>
   ESCAPE_STRATEGIES.includes(value as EscapeStrategy);

@@ -68,9 +68,9 @@ const SCRIPT_TAIL = `${ESCAPE_SCRIPT}</script></body></html>`;
 const SCRIPT_END = `${ESCAPE_SCRIPT}</script>`;
 
 const INSTRUCTIONS: Readonly<Record<EscapeInstructions, string>> = {
-  wechat: 'To open the app, tap ⋯ at the top right, then “Open in browser”.',
-  snapchat: 'To open the app, tap ⋯ at the top right, then “Open in Safari”.',
-  tiktok: 'If nothing happens, tap ⋯ at the top right, then “Open in browser”.',
+  'browser-menu': 'To open the app, tap ⋯ at the top right, then “Open in browser”.',
+  'safari-menu': 'To open the app, tap ⋯ at the top right, then “Open in Safari”.',
+  'browser-menu-if-stuck': 'If nothing happens, tap ⋯ at the top right, then “Open in browser”.',
 };
 
 function primaryLink(plan: EscapePlan, name: string): string {
@@ -86,30 +86,36 @@ function primaryLink(plan: EscapePlan, name: string): string {
 const TAP_TOKEN = /^[A-Za-z0-9_-]+(?:\.[A-Za-z0-9_-]+)*$/;
 const TOKEN_SLOT = '__lh_tap_token__';
 
+/** Every escape page stays under this many bytes, whatever its destination (issue 18). */
+export const ESCAPE_PAGE_BUDGET = 10 * 1024;
+/** Room kept in the budget for what each response adds: two nonces, a tap token, pixel tags' nonce. */
+const PER_RESPONSE_ROOM = 768;
+
 /** A compiled page: only the per-response parts are left, the nonce and (hosted) the visit's tap token. */
 export type EscapePageRenderer = (nonce: string, tapToken?: string) => string;
 
-/**
- * Precomputes everything but the nonce and the tap token (escaping, config JSON, markup); the returned
- * function checks both and splices them in. A tap token is used only when the template was compiled with
- * a report URL (`tap`), so the engine's pages never carry one.
- */
-export function compileEscapePage(input: EscapePageTemplate): EscapePageRenderer {
+interface PageParts {
+  headStart: string;
+  headEnd: string;
+  body: string;
+  configBefore: string;
+  configAfter: string;
+}
+
+function pageParts(input: EscapePageTemplate, webHref: string): PageParts {
   const { target, plan } = input;
   const name = escapeHtml(target.platformName);
   const lang = input.lang !== undefined && LANG.test(input.lang) ? input.lang : 'en';
   const reportUrl = input.tap?.reportUrl ?? null;
   const primary = primaryLink(plan, name);
-  const web = escapeAttr(safeHref(plan.web));
   const config = jsonForScript({
     kind: primary === '' ? null : (plan.primary?.kind ?? null),
     auto: primary !== '' && plan.autoAttempt,
-    web: plan.web,
+    delay: plan.fallbackDelayMs,
     token: reportUrl === null ? null : TOKEN_SLOT,
     report: reportUrl,
   });
-  const [configBefore, configAfter = ''] = config.split(TOKEN_SLOT);
-
+  const [configBefore = '', configAfter = ''] = config.split(TOKEN_SLOT);
   const headStart =
     `<!doctype html><html lang="${escapeAttr(lang)}"><head><meta charset="utf-8">` +
     '<meta name="viewport" content="width=device-width,initial-scale=1">' +
@@ -118,18 +124,44 @@ export function compileEscapePage(input: EscapePageTemplate): EscapePageRenderer
   const body =
     `">${CSS}</style></head><body><main><h1>${name}</h1>${primary}` +
     (plan.instructions === null ? '' : `<p class="i">${escapeHtml(INSTRUCTIONS[plan.instructions])}</p>`) +
-    `<a id="lh-web" class="${primary === '' ? 'b' : 'w'}" href="${web}">Continue to website</a></main>` +
+    `<a id="lh-web" class="${primary === '' ? 'b' : 'w'}" href="${escapeAttr(safeHref(webHref))}">Continue to website</a></main>` +
     (input.branded
       ? `<footer><a id="lh-brand" href="${BRAND_URL}" rel="noreferrer">linkhop</a></footer>`
       : '') +
     '<script type="application/json" id="lh-config" nonce="';
+  return { headStart, headEnd, body, configBefore, configAfter };
+}
+
+const UTF8 = new TextEncoder();
+
+function staticBytes(parts: PageParts, scripts: string): number {
+  const { headStart, headEnd, body, configBefore, configAfter } = parts;
+  return UTF8.encode(headStart + headEnd + body + configBefore + configAfter + scripts).length;
+}
+
+/**
+ * Precomputes everything but the nonce and the tap token (escaping, config JSON, markup); the returned
+ * function checks both and splices them in. A tap token is used only when the template was compiled with
+ * a report URL (`tap`), so the engine's pages never carry one. The hand-off href is always whole; when
+ * the destination is so long that the page would pass its budget, the "Continue to website" link goes
+ * through the link's short `via` address instead of carrying the destination a second time.
+ */
+export function compileEscapePage(input: EscapePageTemplate): EscapePageRenderer {
+  const reportUrl = input.tap?.reportUrl ?? null;
   const pixels = pixelScript(input.pixels ?? []);
   const tail = pixels === '' ? SCRIPT_TAIL : null;
+  const scriptsSize = tail ?? `${SCRIPT_END}<script nonce="">${pixels}</script></body></html>`;
+  let parts = pageParts(input, input.plan.web);
+  const via = input.target.via;
+  if (via !== undefined && staticBytes(parts, scriptsSize) > ESCAPE_PAGE_BUDGET - PER_RESPONSE_ROOM) {
+    parts = pageParts(input, via);
+  }
+  const { headStart, headEnd, body, configBefore, configAfter } = parts;
 
   return (nonce: string, tapToken?: string) => {
     checkNonce(nonce);
     let meta = '';
-    let configJson = configBefore ?? '';
+    let configJson = configBefore;
     if (reportUrl !== null) {
       const token = tapToken ?? '';
       if (!TAP_TOKEN.test(token)) throw new TypeError('escape page tap token must be base64url segments');

@@ -1,44 +1,47 @@
-import type { ChooseStrategy } from '../escape/bandit.js';
+import {
+  BUILTIN_ESCAPE_MATRIX,
+  type CellKey,
+  type EscapeCell,
+  type EscapeInstructions,
+  type EscapeKind,
+  type EscapeMatrix,
+  type EscapeStrategy,
+  lookupCell,
+} from '../escape/index.js';
 import type { AppTarget } from '../platforms/index.js';
-import type { InAppKey, Visitor } from '../visitor.js';
+import type { Visitor } from '../visitor.js';
 
-/**
- * - intent: Android `intent://` URL with the app's package and a browser fallback.
- * - scheme: the app's custom URL scheme, for iOS webviews that forward schemes to the OS.
- * - universal: the https destination itself, tapped in Safari (universal link).
- * - x-safari: `x-safari-https://` bounce to Safari, for iOS webviews that do not forward app schemes.
- * - browser-escape: a hop to the default browser without an app (reserved; no row of the table uses it).
- */
-export type EscapeKind = 'intent' | 'scheme' | 'universal' | 'x-safari' | 'browser-escape';
-export type EscapeInstructions = 'wechat' | 'snapchat' | 'tiktok';
+export type { EscapeInstructions, EscapeKind } from '../escape/index.js';
 
 export interface EscapePlan {
+  /** The strategy this visit uses: the first one of its cell the destination allows, or `choose`'s pick. */
+  strategy: EscapeStrategy;
+  /** The visit's cell: its in-app browser, OS and destination platform (what outcomes are counted by). */
+  cell: CellKey;
   /** The href of the big button, or null when no hand-off can work here (the page then offers the web link). */
   primary: { href: string; kind: EscapeKind } | null;
-  /** One automatic attempt ~400 ms after load, only where a script-started navigation can work. */
+  /** One automatic attempt ~400 ms after load, only where the cell allows it and a script can start it. */
   autoAttempt: boolean;
-  /** Manual steps to show (open the page in a real browser), for webviews that block every escape. */
+  /** Manual steps to show (open the page in a real browser), for webviews that block escapes. */
   instructions: EscapeInstructions | null;
+  /** How long a page still visible after an attempt waits before it continues to the website. */
+  fallbackDelayMs: number;
   /** The https destination: the "Continue to website" link. */
   web: string;
 }
 
-/*
- * iOS in-app browsers that hand non-http schemes to the OS (reference 3.1: "other-browser / custom
- * scheme works"). Threads and X open links in SFSafariViewController, which behaves like Safari, so they
- * are not here: they take the universal-link path with the browsers.
- */
-const IOS_FORWARDS_SCHEMES: ReadonlySet<InAppKey> = new Set([
-  'instagram',
-  'facebook',
-  'linkedin',
-  'line',
-  'telegram',
-  'gsa',
-]);
+/** Picks one of the allowed strategies for a cell (the bandit); undefined or anything else: the first. */
+export type ChooseStrategy = (
+  cell: CellKey,
+  allowed: readonly EscapeStrategy[],
+) => EscapeStrategy | undefined;
 
-// iOS contexts that behave like Safari: a tap on the https destination fires the universal link.
-const IOS_LIKE_SAFARI: ReadonlySet<InAppKey | null> = new Set([null, 'threads']);
+/**
+ * Universal links fire on a real tap only, and a bounce to Safari is left to the visitor: a script may
+ * start nothing but an intent or an app scheme (reference 3.3, 3.5).
+ */
+const SCRIPTABLE: ReadonlySet<EscapeStrategy> = new Set(['intent', 'scheme']);
+const DEFAULT_DELAY_MS = 2500;
 
 /**
  * `x-safari-https://<host><path><query>` (iOS 17+): Safari opens the URL, leaving the webview. The
@@ -56,53 +59,69 @@ export function xSafariUrl(web: string): string {
   return `${scheme}${url.host}${url.pathname}${url.search}`;
 }
 
-function plan(
-  primary: EscapePlan['primary'],
-  autoAttempt: boolean,
-  instructions: EscapeInstructions | null,
-  web: string,
-): EscapePlan {
-  return { primary, autoAttempt, instructions, web };
-}
-
-function planAndroid(target: AppTarget, inApp: InAppKey | null): EscapePlan {
-  // WeChat blocks intents and every other escape: only its own menu gets the user out.
-  if (inApp === 'wechat') return plan(null, false, 'wechat', target.web);
-  if (target.android === null) return plan(null, false, null, target.web);
-  const primary = { href: target.android, kind: 'intent' as const };
-  // TikTok's webview handles intents unreliably: offer the tap, no automatic attempt (a refused scheme
-  // can replace the page with an error), and say how to open the page in a browser.
-  if (inApp === 'tiktok') return plan(primary, false, 'tiktok', target.web);
-  return plan(primary, true, null, target.web);
-}
-
-function planIos(target: AppTarget, inApp: InAppKey | null): EscapePlan {
-  if (IOS_LIKE_SAFARI.has(inApp)) {
-    // A universal link fires only on a real tap: never attempted by script.
-    return plan({ href: target.iosUniversal, kind: 'universal' }, false, null, target.web);
-  }
-  if (inApp === 'snapchat' || inApp === 'wechat') return plan(null, false, inApp, target.web);
-  if (inApp !== null && IOS_FORWARDS_SCHEMES.has(inApp) && target.ios !== null) {
-    return plan({ href: target.ios, kind: 'scheme' }, true, null, target.web);
-  }
-  // TikTok, Messenger, the forwarding webviews without an app scheme, and webviews we know nothing
-  // about: bounce to Safari, where the web page (and the app's smart banner / universal links) work.
-  return plan({ href: xSafariUrl(target.web), kind: 'x-safari' }, false, null, target.web);
+function feasible(strategy: EscapeStrategy, row: EscapeCell, target: AppTarget): boolean {
+  if (strategy === 'intent') return target.android !== null;
+  if (strategy === 'scheme') return target.ios !== null;
+  if (strategy === 'instructions') return Boolean(row.hint);
+  return true;
 }
 
 /**
- * The escape strategy for this destination and visitor (reference 3.6). Pure and cheap. `_matrix` and
- * `_choose` are the escape matrix's parameters (issue #18): this planner allows one strategy per cell, so
- * there is nothing to choose among; the matrix's planner asks `choose` where a cell allows several.
+ * The cell's strategies this destination allows, in the cell's order (an intent needs an Android app, a
+ * scheme an iOS scheme URL); `['none']` when none is. `cell` is a row, or a cell key looked up in `matrix`.
+ */
+export function allowedStrategies(
+  cell: EscapeCell | CellKey,
+  target: AppTarget,
+  matrix: EscapeMatrix = BUILTIN_ESCAPE_MATRIX,
+): EscapeStrategy[] {
+  const row =
+    'strategies' in cell
+      ? cell
+      : cell.os === 'ios' || cell.os === 'android'
+        ? lookupCell(cell.inApp, cell.os, cell.platform, matrix)
+        : null;
+  const allowed = row ? row.strategies.filter((strategy) => feasible(strategy, row, target)) : [];
+  return allowed.length > 0 ? allowed : ['none'];
+}
+
+function primaryFor(strategy: EscapeStrategy, target: AppTarget): EscapePlan['primary'] {
+  if (strategy === 'intent' && target.android !== null) return { href: target.android, kind: 'intent' };
+  if (strategy === 'scheme' && target.ios !== null) return { href: target.ios, kind: 'scheme' };
+  if (strategy === 'universal') return { href: target.iosUniversal, kind: 'universal' };
+  if (strategy === 'x-safari') return { href: xSafariUrl(target.bounce ?? target.web), kind: 'x-safari' };
+  return null;
+}
+
+/**
+ * The escape plan for this destination and visitor, read from the matrix (reference 3.6): nothing about a
+ * cell is decided here. Pure and cheap: a few map lookups.
  */
 export function planEscape(
   target: AppTarget,
   visitor: Visitor,
-  _matrix?: unknown,
-  _choose?: ChooseStrategy,
+  matrix: EscapeMatrix = BUILTIN_ESCAPE_MATRIX,
+  choose?: ChooseStrategy,
 ): EscapePlan {
-  if (visitor.os === 'android') return planAndroid(target, visitor.inApp);
-  if (visitor.os === 'ios') return planIos(target, visitor.inApp);
-  // Desktops are redirected before a page is rendered; should one get here, the web link is all it needs.
-  return plan(null, false, null, target.web);
+  const { os, inApp } = visitor;
+  const cell: CellKey = { inApp, os, platform: target.platformKey };
+  if (os !== 'ios' && os !== 'android') {
+    // Desktops are redirected before a page is rendered; should one get here, the web link is all it needs.
+    const none = { strategy: 'none' as const, primary: null, autoAttempt: false, instructions: null };
+    return { ...none, cell, fallbackDelayMs: DEFAULT_DELAY_MS, web: target.web };
+  }
+  const row = lookupCell(inApp, os, target.platformKey, matrix);
+  const allowed = allowedStrategies(row, target);
+  const picked = choose?.(cell, allowed);
+  const strategy = picked !== undefined && allowed.includes(picked) ? picked : (allowed[0] ?? 'none');
+  const primary = primaryFor(strategy, target);
+  return {
+    strategy,
+    cell,
+    primary,
+    autoAttempt: primary !== null && row.attempt === 'script' && SCRIPTABLE.has(strategy),
+    instructions: row.hint ?? null,
+    fallbackDelayMs: row.fallbackDelayMs,
+    web: target.web,
+  };
 }

@@ -1,8 +1,8 @@
 export { escapeAttr, escapeHtml, jsonForScript, jsString, safeHref } from './escape-html.js';
 export type { EscapePageInput, EscapePageTemplate } from './escape-page.js';
-export { compileEscapePage, escapePageCsp, renderEscapePage } from './escape-page.js';
-export type { EscapeInstructions, EscapeKind, EscapePlan } from './escape-plan.js';
-export { planEscape, xSafariUrl } from './escape-plan.js';
+export { compileEscapePage, ESCAPE_PAGE_BUDGET, escapePageCsp, renderEscapePage } from './escape-page.js';
+export type { ChooseStrategy, EscapeInstructions, EscapeKind, EscapePlan } from './escape-plan.js';
+export { allowedStrategies, planEscape, xSafariUrl } from './escape-plan.js';
 export { ESCAPE_SCRIPT } from './escape-script.js';
 export { renderNotFoundPage } from './not-found-page.js';
 export type { PagePixel } from './pixels.js';

@@ -19,15 +19,48 @@ export function androidIntentUrl(
   return `intent://${hostPathQuery(url)}#Intent;scheme=${scheme};${pkg}S.browser_fallback_url=${enc(fallback)};end`;
 }
 
-/** The caller's fallback when it is an http(s) URL (ports and IPs allowed: it is ours), else the web URL. */
-function fallbackFor(fallbackUrl: string | undefined, web: string): string {
-  if (fallbackUrl === undefined) return web;
+/** `value` when it is an http(s) URL (ports and IPs allowed: it is ours), else undefined. */
+function ownUrl(value: string | undefined): string | undefined {
+  if (value === undefined) return undefined;
   try {
-    const url = new URL(fallbackUrl);
-    return url.protocol === 'https:' || url.protocol === 'http:' ? url.href : web;
+    const url = new URL(value);
+    return url.protocol === 'https:' || url.protocol === 'http:' ? url.href : undefined;
   } catch {
-    return web;
+    return undefined;
   }
+}
+
+/**
+ * Above this many characters of encoded fallback, the intent falls back through our short address
+ * instead: a 4,000-character destination carried twice more in the intent would push the escape page
+ * past its 10 KB budget. The hand-off part of the intent always keeps the whole destination.
+ */
+const MAX_INLINE_FALLBACK = 1024;
+
+function fallbackFor(options: TargetOptions, web: string): string {
+  const own = ownUrl(options.fallbackUrl);
+  if (own !== undefined) return own;
+  const via = ownUrl(options.via);
+  return via !== undefined && enc(web).length > MAX_INLINE_FALLBACK ? via : web;
+}
+
+/** The link's own address with the `esc=1` marker, for the iOS bounce to Safari. */
+function bounceOf(selfUrl: string | undefined): string | undefined {
+  const own = ownUrl(selfUrl);
+  if (own === undefined) return undefined;
+  const url = new URL(own);
+  url.hash = '';
+  url.searchParams.set('esc', '1');
+  return url.href;
+}
+
+export interface TargetOptions {
+  /** Where Android lands when the app cannot take the intent (default: the destination). */
+  fallbackUrl?: string;
+  /** The short link's own address (`https://go.example/abc`). */
+  selfUrl?: string;
+  /** A short address of ours that redirects to the website (hosted: `/_fallback/<slug>`). */
+  via?: string;
 }
 
 // Same rule as PLATFORMS_FILE; a code override with a broken package must not inject intent extras.
@@ -46,15 +79,15 @@ function iosUrlOf(platform: Platform, url: URL): string | null {
 }
 
 /**
- * fallbackUrl defaults to the web URL; the caller may pass a tracking URL instead (a non-http one is
- * ignored). Returns null when no platform owns the destination, or when the platform's app can't open that
+ * fallbackUrl defaults to the web URL (or `via` when the web URL is too long to carry inline); the caller
+ * may pass a tracking URL instead (a non-http one is ignored). Returns null when no platform owns the destination, or when the platform's app can't open that
  * path (contentTypeOf === null), so the caller just redirects. A wrapped destination (l.facebook.com?u=...)
  * is targeted, and falls back, to the URL it wraps.
  */
 export function appTargetFor(
   table: PlatformTable,
   destination: string,
-  options: { fallbackUrl?: string } = {},
+  options: TargetOptions = {},
 ): AppTarget | null {
   const parsed = parseHttpUrl(destination);
   const url = parsed && unwrap(parsed);
@@ -64,7 +97,9 @@ export function appTargetFor(
   const contentType = platform.contentTypeOf(url);
   if (contentType === null) return null;
   const web = url.href;
-  const fallback = fallbackFor(options.fallbackUrl, web);
+  const fallback = fallbackFor(options, web);
+  const bounce = bounceOf(options.selfUrl);
+  const via = ownUrl(options.via);
   return {
     platformKey: platform.key,
     platformName: platform.name,
@@ -78,5 +113,7 @@ export function appTargetFor(
         : null,
     androidPackage: platform.android?.package ?? null,
     appStoreId: platform.ios?.appStoreId ?? null,
+    ...(bounce === undefined ? {} : { bounce }),
+    ...(via === undefined ? {} : { via }),
   };
 }

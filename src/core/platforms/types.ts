@@ -59,4 +59,12 @@ export interface AppTarget {
   android: string | null;
   androidPackage: string | null;
   appStoreId: string | null;
+  /**
+   * The link itself with the `esc=1` marker (`https://go.example/abc?esc=1`): where an iOS `x-safari`
+   * bounce sends Safari, so Safari's visit takes the universal-link path and counts as the link's.
+   * Absent when the link's address is not known (then the bounce opens the destination).
+   */
+  bounce?: string;
+  /** A short address of ours that sends the visitor on to the website, for pages too big to carry it twice. */
+  via?: string;
 }

@@ -1,4 +1,4 @@
-import type { InAppKey, Os } from '../visitor.js';
+import type { InAppKey, Os } from './kinds.js';
 
 /**
  * Link-preview fetchers (reference section 5). isbot already knows all of them; this list exists to set
@@ -70,6 +70,14 @@ const OTHER_APPS: ReadonlyArray<readonly [InAppKey, RegExp]> = [
   ['gsa', /\bGSA\/\d|\bGoogleApp\//],
   ['kakaotalk', /\bKAKAOTALK\b/i],
   ['naver', /\bNAVER\(inapp\b/i],
+  ['daum', /\bDaumApps\//],
+  ['zalo', /\bZalo\/\d/],
+  // Weibo packs its versions into `Weibo (<device>__weibo__<version>__...)`.
+  ['weibo', /__weibo__|\bWeibo \(/],
+  // QQ's webview says `QQ/<version>`; QQ Browser (a real browser) says `MQQBrowser/`, which this skips.
+  // WeChat's Android UA also carries MQQBrowser and is matched above, before this row.
+  ['qq', /(?:^|[\s;])QQ\/\d/],
+  ['baidu', /\bbaiduboxapp\//],
 ];
 
 const ANDROID_WEBVIEW = /; wv\)|\bWebView\b/;

@@ -13,6 +13,7 @@ import * as audience from './011-audience.js';
 import * as clickBlocks from './012-click-blocks.js';
 import * as clickBatches from './013-click-batches.js';
 import * as domains from './014-domains.js';
+import * as signupRequests from './019-signup-requests.js';
 
 /**
  * One ordered set of migrations for both dialects, listed in code (not read from a folder) so the
@@ -33,6 +34,7 @@ const migrations: Record<string, Migration> = {
   '012-click-blocks': clickBlocks,
   '013-click-batches': clickBatches,
   '014-domains': domains,
+  '019-signup-requests': signupRequests,
 };
 
 export const migrationProvider: MigrationProvider = {

@@ -1,9 +1,9 @@
-import { type FormEvent, useState } from 'react';
-import { Logo } from '../App';
+import { type FormEvent, useEffect, useRef, useState } from 'react';
 import { ApiError, messageOf, post } from '../api/client';
 import type { Session } from '../api/types';
+import { Logo } from '../components/logo';
 import { Banner, Button, TextField } from '../components/ui';
-import { navigate } from '../router';
+import { currentPath, hashQuery, navigate } from '../router';
 import { useSession } from '../session';
 
 function AuthFrame({ title, children }: { title: string; children: React.ReactNode }) {
@@ -20,9 +20,22 @@ function AuthFrame({ title, children }: { title: string; children: React.ReactNo
   );
 }
 
-/** Posts the form, logs in with the session it answers, and keeps the failure for the page to show. */
-function useAuthSubmit(path: string, form: object, describe: (error: unknown) => string) {
+/** Logs in with the session an answer carries and opens the links page. */
+function useLogIn() {
   const { setSession } = useSession();
+  return (session: Session) => {
+    setSession(session);
+    navigate('/links');
+  };
+}
+
+/** Posts the form, hands the answer on, and keeps the failure for the page to show. */
+function useAuthSubmit<T>(
+  path: string,
+  form: object,
+  describe: (error: unknown) => string,
+  onAnswer: (answer: T) => void,
+) {
   const [errors, setErrors] = useState<Record<string, string>>({});
   const [failure, setFailure] = useState<string>();
   const [busy, setBusy] = useState(false);
@@ -32,8 +45,7 @@ function useAuthSubmit(path: string, form: object, describe: (error: unknown) =>
     setErrors({});
     setFailure(undefined);
     try {
-      setSession(await post<Session>(path, form));
-      navigate('/links');
+      onAnswer(await post<T>(path, form));
     } catch (error) {
       // Zod issues go to their fields; anything else is one sentence above the form.
       if (error instanceof ApiError && error.body.issues) setErrors(error.fieldErrors());
@@ -47,9 +59,27 @@ function useAuthSubmit(path: string, form: object, describe: (error: unknown) =>
 
 export function SignupPage() {
   const [form, setForm] = useState({ orgName: '', email: '', password: '' });
-  const { submit, busy, failure, errors } = useAuthSubmit('/auth/signup', form, messageOf);
+  const [sent, setSent] = useState<string>();
+  const { submit, busy, failure, errors } = useAuthSubmit<{ message: string }>(
+    '/auth/signup',
+    form,
+    messageOf,
+    (answer) => setSent(answer.message),
+  );
   const set = (key: keyof typeof form) => (event: React.ChangeEvent<HTMLInputElement>) =>
     setForm({ ...form, [key]: event.target.value });
+
+  // The same answer whether or not the email has an account: the mailbox tells its owner which.
+  if (sent)
+    return (
+      <AuthFrame title="Check your inbox">
+        <p role="status">{sent}</p>
+        <p className="muted">No mail after a few minutes? Look in your spam folder, or send it again.</p>
+        <Button type="button" variant="ghost" onClick={() => setSent(undefined)}>
+          Back to the form
+        </Button>
+      </AuthFrame>
+    );
 
   return (
     <AuthFrame title="Create your workspace">
@@ -96,10 +126,15 @@ export function SignupPage() {
 
 export function LoginPage() {
   const [form, setForm] = useState({ email: '', password: '' });
-  const { submit, busy, failure, errors } = useAuthSubmit('/auth/login', form, (error) =>
-    error instanceof ApiError && error.status === 401
-      ? 'That email and password do not match an account.'
-      : messageOf(error),
+  const logIn = useLogIn();
+  const { submit, busy, failure, errors } = useAuthSubmit<Session>(
+    '/auth/login',
+    form,
+    (error) =>
+      error instanceof ApiError && error.status === 401
+        ? 'That email and password do not match an account.'
+        : messageOf(error),
+    logIn,
   );
 
   return (
@@ -130,6 +165,31 @@ export function LoginPage() {
       </form>
       <p className="auth-switch">
         New to linkhop? <a href="#/signup">Create a workspace</a>
+      </p>
+    </AuthFrame>
+  );
+}
+
+/** The mailed link's landing: confirms once, then logs in; a dead link says so and offers a new sign-up. */
+export function ConfirmSignupPage() {
+  const logIn = useLogIn();
+  const [failure, setFailure] = useState<string>();
+  // A link confirms once: a second post (a re-render, StrictMode) would find it used.
+  const posted = useRef(false);
+  useEffect(() => {
+    if (posted.current) return;
+    posted.current = true;
+    const token = hashQuery(currentPath()).get('token') ?? '';
+    post<Session>('/auth/signup/confirm', { token }).then(logIn, (error: unknown) =>
+      setFailure(messageOf(error)),
+    );
+  }, [logIn]);
+  if (!failure) return <AuthFrame title="Creating your workspace…">{null}</AuthFrame>;
+  return (
+    <AuthFrame title="This link does not work">
+      <Banner>{failure}</Banner>
+      <p className="auth-switch">
+        <a href="#/signup">Sign up again</a> or <a href="#/login">log in</a>
       </p>
     </AuthFrame>
   );

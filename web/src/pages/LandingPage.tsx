@@ -1,4 +1,4 @@
-import { Logo } from '../App';
+import { Logo } from '../components/logo';
 
 export function LandingPage() {
   return (

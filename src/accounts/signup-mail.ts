@@ -1,0 +1,55 @@
+import type { MailMessage } from '../broadcasts/message.js';
+import { escapeAttr, escapeHtml } from '../core/pages/escape-html.js';
+
+/** The two sign-up mails. Short, plain, with the link both as a button and as text to copy. */
+
+function mail(input: {
+  from: string;
+  to: string;
+  subject: string;
+  lines: string[];
+  action: { label: string; url: string };
+}): MailMessage {
+  const { url, label } = input.action;
+  const paragraphs = input.lines.map((line) => `<p>${escapeHtml(line)}</p>`).join('');
+  return {
+    from: input.from,
+    to: input.to,
+    subject: input.subject,
+    html:
+      `${paragraphs}<p><a href="${escapeAttr(url)}">${escapeHtml(label)}</a></p>` +
+      `<p style="font-size:12px;color:#555">${escapeHtml(url)}</p>`,
+    text: `${input.lines.join('\n\n')}\n\n${label}: ${url}\n`,
+    headers: {},
+  };
+}
+
+export function composeSignupMail(input: { from: string; to: string; confirmUrl: string }): MailMessage {
+  return mail({
+    from: input.from,
+    to: input.to,
+    subject: 'Finish creating your linkhop workspace',
+    lines: [
+      'Someone, hopefully you, asked to create a linkhop workspace with this email address.',
+      'Open the link below within 24 hours to finish. If it was not you, ignore this mail: nothing is created.',
+    ],
+    action: { label: 'Create my workspace', url: input.confirmUrl },
+  });
+}
+
+export function composeExistingAccountMail(input: {
+  from: string;
+  to: string;
+  loginUrl: string;
+}): MailMessage {
+  return mail({
+    from: input.from,
+    to: input.to,
+    subject: 'You already have a linkhop account',
+    lines: [
+      'Someone, hopefully you, tried to sign up to linkhop with this email address, which already has an account.',
+      'Log in instead. If it was not you, you can ignore this mail: nothing changed.',
+    ],
+    action: { label: 'Log in', url: input.loginUrl },
+  });
+}

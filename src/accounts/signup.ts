@@ -1,0 +1,97 @@
+import type { MailTransport } from '../broadcasts/worker.js';
+import { appError } from '../errors.js';
+import type { RateLimiter } from '../http/rate-limit.js';
+import type { AccountRepo } from './repo.js';
+import { hashPassword, randomToken, sha256Hex } from './secrets.js';
+import type { AccountService } from './service.js';
+import { composeExistingAccountMail, composeSignupMail } from './signup-mail.js';
+
+/**
+ * Sign-up that does not tell anyone which emails have accounts (issue #17). Every request gets the same
+ * answer and costs the same scrypt; what differs happens in the mailbox, which only its owner reads:
+ * a new email gets a link that makes the account and logs in, an email with an account gets a note
+ * saying so (log in or reset instead). Mail goes out after the answer, so its latency reveals nothing.
+ * Without SMTP the link is written to the log for the operator (`npm start` on a laptop); operators can
+ * also make accounts with `linkhop org create --email --password`.
+ */
+
+/** How long a confirmation link works. */
+export const SIGNUP_LINK_HOURS = 24;
+
+export interface SignupLogger {
+  info(details: object, message: string): void;
+  warn(details: object, message: string): void;
+  error(details: object, message: string): void;
+}
+
+export interface SignupDeps {
+  repo: AccountRepo;
+  accounts: AccountService;
+  /** BASE_URL: the dashboard's origin, where the link lands. */
+  baseUrl: string;
+  /** MAIL_FROM or the default sender; ignored without a transport. */
+  from: string;
+  /** SMTP_URL's transport; null writes the link to the log instead. */
+  transport: MailTransport | null;
+  /** Mails per address, so nobody can make the service mail-bomb someone's inbox. */
+  mailsPerEmail: RateLimiter;
+  logger: SignupLogger;
+  now: () => Date;
+}
+
+export function createSignupService(deps: SignupDeps) {
+  const { repo } = deps;
+
+  function send(email: string, compose: () => Parameters<MailTransport['sendMail']>[0], link?: string) {
+    void (async () => {
+      const allowed = (await deps.mailsPerEmail.hit(`signup-mail:${email}`)).allowed;
+      if (!allowed) {
+        deps.logger.warn({ email }, 'sign-up mail not sent: too many for this address this hour');
+        return;
+      }
+      if (deps.transport === null) {
+        if (link)
+          deps.logger.warn({ email, link }, 'SMTP is not configured: open this link to finish sign-up');
+        else deps.logger.info({ email }, 'sign-up asked for an email that has an account (no SMTP, no mail)');
+        return;
+      }
+      await deps.transport.sendMail(compose());
+    })().catch((error: unknown) => deps.logger.error({ err: error, email }, 'sign-up mail failed'));
+  }
+
+  return {
+    /** The same work and the same answer whether or not the email has an account. */
+    async request(input: { email: string; password: string; orgName: string }): Promise<void> {
+      const email = input.email.trim().toLowerCase();
+      const passwordHash = await hashPassword(input.password);
+      if (await repo.findUserByEmail(email)) {
+        const login = `${deps.baseUrl}/#/login`;
+        send(email, () => composeExistingAccountMail({ from: deps.from, to: email, loginUrl: login }));
+        return;
+      }
+      const token = randomToken();
+      const now = deps.now();
+      await repo.insertSignupRequest({
+        tokenHash: sha256Hex(token),
+        email,
+        passwordHash,
+        orgName: input.orgName,
+        expiresAt: new Date(now.getTime() + SIGNUP_LINK_HOURS * 3_600_000).toISOString(),
+        createdAt: now.toISOString(),
+      });
+      // The token rides in the fragment: it never reaches a server log or a Referer header.
+      const link = `${deps.baseUrl}/#/signup/confirm?token=${token}`;
+      send(email, () => composeSignupMail({ from: deps.from, to: email, confirmUrl: link }), link);
+    },
+
+    /** Opens the link: makes the account and a session, once. An unknown or expired link is a 404. */
+    async confirm(token: string) {
+      const request = await repo.claimSignupRequest(sha256Hex(token), deps.now().toISOString());
+      if (!request)
+        throw appError('not_found', 'This sign-up link is unknown, used or expired: sign up again.');
+      return deps.accounts.createAccount(request);
+    },
+  };
+}
+
+export type SignupService = ReturnType<typeof createSignupService>;
