@@ -1,8 +1,9 @@
-// node bench/analytics.mjs (after `npm run build`): seeds BENCH_CLICKS (1,000,000) clicks over 90 days across
-// BENCH_LINKS (1,000) links of one organization, then times the analytics reads (median of BENCH_RUNS) on
-// SQLite and, when DATABASE_URL_TEST is set, on PostgreSQL; last, the batch writer's throughput.
-// The seed goes through the writer's own row and rollup code (src/analytics/rollups.ts), in big batches.
-import { mkdtempSync, rmSync } from 'node:fs';
+// npm run bench:analytics -- [--clicks N] [--links N] [--db sqlite|postgres] (or node bench/analytics.mjs after
+// a build): seeds N clicks (default 1,000,000) over 90 days across the links (1,000) of one organization,
+// then times the analytics reads (p50 and p90 of BENCH_RUNS) on SQLite and, when DATABASE_URL_TEST is set,
+// PostgreSQL (--db picks one); last, the batch writer's throughput. The seed goes through the writer's own
+// row, rollup and group-rollup code (src/analytics/rollups.ts, group-rollups.ts), a transaction per day.
+import { mkdtempSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
@@ -13,10 +14,17 @@ import { pick, prng, skewed } from './random.mjs';
 const DIST = process.env.LINKHOP_DIST
   ? `${pathToFileURL(resolve(process.env.LINKHOP_DIST)).href}/`
   : new URL('../dist/', import.meta.url).href;
-const CLICKS = Number(process.env.BENCH_CLICKS ?? 1_000_000);
-const LINKS = Number(process.env.BENCH_LINKS ?? 1000);
+const arg = (name) => {
+  const at = process.argv.indexOf(`--${name}`);
+  return at === -1 ? undefined : process.argv[at + 1];
+};
+const CLICKS = Number(arg('clicks') ?? process.env.BENCH_CLICKS ?? 1_000_000);
+const LINKS = Number(arg('links') ?? process.env.BENCH_LINKS ?? 1000);
+const DB = arg('db') ?? process.env.BENCH_DB ?? 'both';
 const RUNS = Number(process.env.BENCH_RUNS ?? 20);
-const WRITER_CLICKS = Number(process.env.BENCH_WRITER_CLICKS ?? 100_000);
+const WRITER_CLICKS = Number(process.env.BENCH_WRITER_CLICKS ?? 200_000);
+/** The writer's spread scenario covers this many links (the seeded ones, then ids with no row). */
+const WRITER_LINKS = Number(process.env.BENCH_WRITER_LINKS ?? 10_000);
 const DAY = 86_400_000;
 const NOW = Date.UTC(2025, 2, 15, 12, 0, 0);
 
@@ -29,6 +37,7 @@ const { createClickBuffer } = await import(`${DIST}analytics/click-buffer.js`);
 const { Increments, addClick, addOutcome, toRow } = await import(`${DIST}analytics/rollups.js`);
 const { insertMany, writeIncrements, BLOCKS_TABLE } = await import(`${DIST}analytics/bulk-insert.js`);
 const { packBlocks, blockValues } = await import(`${DIST}analytics/click-blocks.js`);
+const { createGroupCache } = await import(`${DIST}analytics/group-rollups.js`);
 
 const COUNTRIES =
   'US GB DE FR BR IN CA AU ES IT MX NL SE PL JP KR TR AR CO ID PH NG ZA EG SA AE CH AT BE PT'.split(' ');
@@ -101,7 +110,9 @@ async function seed(store) {
 
   let tap = 0;
   let outcomes = 0;
+  const groups = createGroupCache();
   const today = Math.floor(NOW / DAY);
+  const seedStarted = Date.now();
   // Day by day, oldest first, each day in time order: the order live traffic arrives in, so every index
   // grows at its end (or at each link's end) instead of at random places. One transaction per day.
   for (let d = 89; d >= 0; d--) {
@@ -186,11 +197,23 @@ async function seed(store) {
           .insertInto('tap_outcomes')
           .values(taps.slice(i, i + 500))
           .execute();
-      await writeIncrements(trx, store.dialect, inc);
+      await writeIncrements(trx, store.dialect, inc, groups);
     });
+    if (d % 10 === 0)
+      process.stdout.write(`  seeded day -${d} (${((Date.now() - seedStarted) / 1000).toFixed(0)} s)\n`);
   }
   return { orgId, folderId, links, outcomes };
 }
+
+const fileSize = (path) => {
+  let bytes = 0;
+  for (const suffix of ['', '-wal']) {
+    try {
+      bytes += statSync(`${path}${suffix}`).size;
+    } catch {}
+  }
+  return bytes;
+};
 
 async function time(fn) {
   for (let i = 0; i < 3; i++) await fn();
@@ -254,6 +277,11 @@ async function benchStore(name, store) {
       () => analytics.analytics(ctx, { days: 30, folderId: data.folderId }),
     ],
     [`/v1/analytics?tag (${LINKS / 5} links)`, () => analytics.analytics(ctx, { days: 30, tag: 'promo' })],
+    [
+      `/v1/analytics?folderId, 90 days`,
+      () => analytics.analytics(ctx, { days: 90, folderId: data.folderId }),
+    ],
+    [`/v1/analytics?tag, 90 days`, () => analytics.analytics(ctx, { days: 90, tag: 'promo' })],
     ['/v1/analytics?linkId (busiest link)', () => analytics.analytics(ctx, { days: 30, linkId: top })],
     ['/v1/links/{id}/stats (busiest)', () => analytics.linkStats(ctx, top)],
     ['/v1/links/{id}/ab-stats', () => analytics.abStats(ctx, data.links[1].id)],
@@ -271,11 +299,19 @@ async function benchStore(name, store) {
   // The batch writer on the seeded store, flushing WRITER_CLICKS recorded clicks in 1,000-row transactions:
   // spread over every link and hour (the worst case for rollup rows), then one hot link (a load test).
   const random = prng(7);
+  const spread = Array.from(
+    { length: Math.max(WRITER_LINKS, data.links.length) },
+    (_, i) => data.links[i] ?? { ...data.links[i % data.links.length], id: crypto.randomUUID() },
+  );
   for (const [label, linkOf] of [
-    ['spread over all links', () => skewed(random, data.links)],
+    [`spread over ${spread.length} links`, () => skewed(random, spread)],
     ['one hot link', () => data.links[0]],
   ]) {
-    const buffer = createClickBuffer({ store, logger: { warn: console.warn, error: console.error } });
+    const buffer = createClickBuffer({
+      store,
+      maxBuffered: WRITER_CLICKS,
+      logger: { warn: console.warn, error: console.error },
+    });
     for (let i = 0; i < WRITER_CLICKS; i++) {
       const link = linkOf();
       buffer.record({
@@ -306,17 +342,22 @@ async function benchStore(name, store) {
 }
 
 const dir = mkdtempSync(join(tmpdir(), 'linkhop-bench-analytics-'));
-try {
-  const sqlite = openStore(`sqlite:${join(dir, 'bench.db')}`);
-  await benchStore('SQLite', sqlite);
-  await sqlite.close();
-} finally {
-  if (!process.env.BENCH_KEEP) rmSync(dir, { recursive: true, force: true });
-  else console.log(`kept ${dir}`);
+if (DB !== 'postgres') {
+  try {
+    const sqlite = openStore(`sqlite:${join(dir, 'bench.db')}`);
+    await benchStore('SQLite', sqlite);
+    console.log(`SQLite file: ${(fileSize(join(dir, 'bench.db')) / 1e6).toFixed(0)} MB`);
+    await sqlite.close();
+  } finally {
+    if (!process.env.BENCH_KEEP) rmSync(dir, { recursive: true, force: true });
+    else console.log(`kept ${dir}`);
+  }
 }
 
 const postgresUrl = process.env.DATABASE_URL_TEST;
-if (postgresUrl) {
+if (DB === 'sqlite') {
+  // PostgreSQL not asked for.
+} else if (postgresUrl) {
   const schema = `bench_${Date.now().toString(36)}`;
   const admin = new pg.Client({ connectionString: postgresUrl });
   await admin.connect();
@@ -324,6 +365,20 @@ if (postgresUrl) {
   const store = openStore(postgresUrl, { schema, maxConnections: 4 });
   try {
     await benchStore('PostgreSQL', store);
+    const size = await admin.query(
+      `select sum(pg_total_relation_size(c.oid))::bigint as bytes, string_agg(distinct c.relname, ' ') as names
+       from pg_class c join pg_namespace n on n.oid = c.relnamespace
+       where n.nspname = $1 and c.relkind in ('r', 'p')`,
+      [schema],
+    );
+    const blocks = await admin.query(
+      `select sum(pg_total_relation_size(c.oid))::bigint as bytes from pg_class c
+       join pg_namespace n on n.oid = c.relnamespace where n.nspname = $1 and c.relname like 'click_blocks%' and c.relkind = 'r'`,
+      [schema],
+    );
+    console.log(
+      `PostgreSQL schema: ${(Number(size.rows[0].bytes) / 1e6).toFixed(0)} MB, raw click partitions ${(Number(blocks.rows[0].bytes) / 1e6).toFixed(0)} MB`,
+    );
   } finally {
     await store.close();
     if (!process.env.BENCH_KEEP) await admin.query(`drop schema ${schema} cascade`);

@@ -80,6 +80,16 @@ const envSchema = z.object({
       }),
   ),
   SPILL_DIR: optionalString,
+  CLICK_RETENTION_DAYS: z.preprocess(
+    emptyToUndefined,
+    z.coerce
+      .number({
+        error: 'CLICK_RETENTION_DAYS is a whole number of days (at least 1), or unset to keep every click',
+      })
+      .int('CLICK_RETENTION_DAYS is a whole number of days (at least 1), or unset to keep every click')
+      .min(1, 'CLICK_RETENTION_DAYS is a whole number of days (at least 1), or unset to keep every click')
+      .optional(),
+  ),
   DNS_RESOLVER: z.preprocess(
     emptyToUndefined,
     z
@@ -139,6 +149,8 @@ export interface Config {
   spillDir: string;
   /** The DNS server domain verification asks (`ip:port`); unset: the system resolver. */
   dnsResolver: string | undefined;
+  /** Raw clicks older than this many days are removed (rollups never are); null keeps every click. */
+  clickRetentionDays: number | null;
 }
 
 export type TrustProxy = false | number | string[];
@@ -201,6 +213,7 @@ export function parseConfig(env: NodeJS.ProcessEnv, mode: ServerMode): Config {
     trustProxy: e.TRUST_PROXY ?? false,
     spillDir: e.SPILL_DIR ?? `${dataDir}/spill`,
     dnsResolver: e.DNS_RESOLVER,
+    clickRetentionDays: e.CLICK_RETENTION_DAYS ?? null,
   };
 }
 

@@ -6,6 +6,7 @@ import { verifyPassword } from './accounts/secrets.js';
 import { createAccountService } from './accounts/service.js';
 import { createSignupService } from './accounts/signup.js';
 import type { ClickBufferStats } from './analytics/click-buffer.js';
+import { createClickPartitions } from './analytics/click-partitions.js';
 import { clickSink } from './analytics/click-sink.js';
 import { createEscapeBandit } from './analytics/escape-bandit.js';
 import { createOutcomeQueue } from './analytics/outcome-queue.js';
@@ -32,6 +33,7 @@ import type { RateLimitMode } from './http/fallback-rate-limit.js';
 import { buildHostedApp } from './http/hosted-app.js';
 import { createLimits } from './http/limits.js';
 import { createMetrics } from './http/metrics.js';
+import { createClickRetention } from './jobs/click-retention.js';
 import { createPreviewService } from './links/preview.js';
 import { createLinkRepo } from './links/repo.js';
 import { createLinkService } from './links/service.js';
@@ -389,7 +391,14 @@ export async function composeHosted(
     }),
     redirect: redirectDeps,
   });
+  const retention = createClickRetention({
+    partitions: createClickPartitions(store),
+    retentionDays: config.clickRetentionDays,
+    now: Date.now,
+    logger,
+  });
   clicks.start();
+  retention.start();
   if (config.analytics) outcomeQueue.start();
   if (config.analytics) bandit.start();
   deliveries.start();
@@ -403,6 +412,7 @@ export async function composeHosted(
       await socialIntake.drain();
       // Every click buffered so far is written before the store closes: none is lost on a clean shutdown.
       await clicks.stop();
+      await retention.stop();
       await outcomeQueue.stop();
       await bandit.stop();
       // Pending deliveries stay in the outbox; the next worker, here or on another instance, sends them.

@@ -27,6 +27,13 @@ describe('configuration', () => {
     expect(parseConfig({ DNS_RESOLVER: '[::1]:53' }, 'hosted').dnsResolver).toBe('[::1]:53');
   });
 
+  it('CLICK_RETENTION_DAYS keeps every click by default, else is a whole number of days', () => {
+    expect(parseConfig({}, 'hosted').clickRetentionDays).toBeNull();
+    expect(parseConfig({ CLICK_RETENTION_DAYS: '400' }, 'hosted').clickRetentionDays).toBe(400);
+    for (const bad of ['0', '-3', '1.5', 'forever'])
+      expect(() => parseConfig({ CLICK_RETENTION_DAYS: bad }, 'hosted')).toThrow(/CLICK_RETENTION_DAYS/);
+  });
+
   it('parses FLAGS_OFF as a comma list', () => {
     const config = parseConfig({ FLAGS_OFF: 'mediaKit, broadcasts' }, 'hosted');
     expect([...config.flagsOff]).toEqual(['mediaKit', 'broadcasts']);

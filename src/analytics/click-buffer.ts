@@ -38,10 +38,11 @@ export interface ClickBufferOptions {
   /** Rows per batch (one transaction each); reaching it also starts a flush before the tick. */
   maxRows?: number;
   /**
-   * Rows per batch while a backlog of two batches or more waits (default 5,000; with only `maxRows` given,
-   * `maxRows`). A transaction's cost is mostly the index and rollup pages it dirties, one or two per link
-   * touched, and a bigger batch touches few more links: under a sustained load this is what lets the
-   * writer keep up instead of reaching `maxBuffered`.
+   * Rows per batch while a backlog of two batches or more waits (default 50,000 on PostgreSQL, 5,000 on
+   * SQLite; with only `maxRows` given, `maxRows`). A transaction's cost is mostly its rollup upserts, and
+   * clicks spread over many links share few: 5,000 such clicks made 6.2 rollup rows a click, 50,000 made
+   * 3.0, 100,000 made 2.1. Under a sustained load this is what lets the writer keep up instead of reaching
+   * `maxBuffered`. SQLite commits synchronously, so its batches stay short enough not to hold the loop.
    */
   backlogRows?: number;
   /**
@@ -94,17 +95,18 @@ interface Batch {
 export function createClickBuffer(options: ClickBufferOptions) {
   const flushIntervalMs = options.flushIntervalMs ?? 500;
   const maxRows = options.maxRows ?? 1000;
+  const postgres = options.store?.dialect === 'postgres';
   const backlogRows = Math.max(
-    options.backlogRows ?? (options.maxRows === undefined ? 5000 : maxRows),
+    options.backlogRows ?? (options.maxRows === undefined ? (postgres ? 50_000 : 5000) : maxRows),
     maxRows,
   );
-  const maxBuffered = Math.max(options.maxBuffered ?? 100_000, backlogRows);
+  const maxBuffered = Math.max(options.maxBuffered ?? (postgres ? 200_000 : 100_000), backlogRows);
   const { logger, spill } = options;
   const repo = options.write ? null : createAnalyticsRepo(options.store);
   const write = options.write ?? (repo as AnalyticsRepo).writeClicks;
   const enabled = options.enabled ?? true;
   // SQLite commits are not ambiguous (no connection to lose): its batches need no id, only segments.
-  const idEveryBatch = options.store?.dialect === 'postgres';
+  const idEveryBatch = postgres;
 
   let pending: ClickInput[] = [];
   let retry: Batch | null = null;

@@ -11,7 +11,9 @@ import {
 } from './bulk-insert.js';
 import { blockValues, packBlocks } from './click-blocks.js';
 import type { ClickInput } from './click-buffer.js';
+import { createClickPartitions } from './click-partitions.js';
 import { createClickReads } from './click-reads.js';
+import { createGroupCache, lockGroups } from './group-rollups.js';
 import { createRollupReads, type DayRange } from './rollup-reads.js';
 import {
   type AnalyticsDatabase,
@@ -46,6 +48,9 @@ export function createAnalyticsRepo(store: Store) {
 
   const reads = createRollupReads(db);
   const sqlite = store.sqlite ? sqliteHandle(store.sqlite) : undefined;
+  // Which folder and tags each link is in, for the group rollups (one cache per writer).
+  const groups = createGroupCache();
+  const partitions = createClickPartitions(store);
   return {
     ...reads,
 
@@ -65,12 +70,16 @@ export function createAnalyticsRepo(store: Store) {
         // Another query's transaction is open on the connection (an API write between two statements):
         // the batch waits for it to end rather than run inside it.
         while (raw.inTransaction) await new Promise((resolve) => setImmediate(resolve));
-        return writeClickBatchSqlite(raw, sqlite, blocks, inc, batchId);
+        return writeClickBatchSqlite(raw, sqlite, blocks, inc, batchId, groups);
       }
+      // A month the writer has not seen gets its partition first (else its blocks land in DEFAULT).
+      await partitions.ensureFor([rows[0]?.at ?? Date.now(), rows.at(-1)?.at ?? Date.now()]);
       return db.transaction().execute(async (trx) => {
+        // First, before any row lock: a link moving between groups waits for the batch, or the reverse.
+        await lockGroups(trx, new Set(rows.map((row) => row.org_id)), 'shared');
         if (batchId !== undefined && !(await markBatch(trx, batchId))) return false;
         await insertMany(trx, store.dialect, BLOCKS_TABLE, blocks);
-        await writeIncrements(trx, store.dialect, inc);
+        await writeIncrements(trx, store.dialect, inc, groups);
         return true;
       });
     },
@@ -87,6 +96,7 @@ export function createAnalyticsRepo(store: Store) {
       within?: (trx: Transaction<Database>) => Promise<unknown>,
     ): Promise<boolean> {
       return db.transaction().execute(async (trx) => {
+        if (store.dialect === 'postgres') await lockGroups(trx, [o.orgId], 'shared');
         const inserted = await trx
           .insertInto('tap_outcomes')
           .values({
@@ -105,7 +115,7 @@ export function createAnalyticsRepo(store: Store) {
         if (!inserted) return false;
         const inc = new Increments();
         addOutcome(inc, o);
-        await writeIncrements(trx, store.dialect, inc);
+        await writeIncrements(trx, store.dialect, inc, groups);
         // The rest of the store sees the full schema; this repo's typed view is a narrowing of it.
         await within?.(trx as unknown as Transaction<Database>);
         return true;
@@ -141,3 +151,21 @@ export function createAnalyticsRepo(store: Store) {
 }
 
 export type AnalyticsRepo = ReturnType<typeof createAnalyticsRepo>;
+
+/**
+ * The narrow interface the rest of the service sees (docs/architecture.md): scopes, windows and plain
+ * rows in and out, nothing of SQL. Another engine (ClickHouse) would implement exactly these.
+ */
+export type AnalyticsStore = Pick<
+  AnalyticsRepo,
+  | 'writeClicks'
+  | 'insertOutcome'
+  | 'pruneBatchIds'
+  | 'sums'
+  | 'daily'
+  | 'linkTotals'
+  | 'perLink'
+  | 'linkSums'
+  | 'clicks'
+  | 'exportPages'
+>;

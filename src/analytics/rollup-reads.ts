@@ -1,4 +1,5 @@
 import type { Kysely } from 'kysely';
+import { folderGroup, tagGroup } from './group-rollups.js';
 import { type AnalyticsDatabase, num, type Scope, WEEK, weekOf } from './rollups.js';
 
 /** Epoch days (UTC), both ends included. */
@@ -29,6 +30,22 @@ export function splitWindow(window: DayRange): { days: DayRange[]; weeks: DayRan
 }
 
 export const isWhole = (scope: Scope) => !scope.linkId && !scope.folderId && !scope.tag;
+
+/**
+ * The summary rows that answer a scope without per-link rows: the organization's for a whole
+ * organization, a group's (migration 016) for exactly one folder or one tag; null when per-link rows must
+ * be summed (one link, or a folder and a tag together).
+ */
+export function summaryOf(scope: Scope): { orgId: string; grp: string | null } | null {
+  if (isWhole(scope)) return { orgId: scope.orgId, grp: null };
+  if (scope.linkId || (scope.folderId && scope.tag)) return null;
+  return {
+    orgId: scope.orgId,
+    grp: scope.folderId ? folderGroup(scope.folderId) : tagGroup(scope.tag ?? ''),
+  };
+}
+
+type Summary = NonNullable<ReturnType<typeof summaryOf>>;
 
 /** The rollup reads: the organization table for a whole organization, per-link rows for a filtered one. */
 export function createRollupReads(db: Kysely<AnalyticsDatabase>) {
@@ -86,18 +103,29 @@ export function createRollupReads(db: Kysely<AnalyticsDatabase>) {
     }
   }
 
+  /**
+   * A summary's rows: `org_rollups`, or `group_rollups` for one group. Both have the same columns but
+   * `grp`, and the same key order, so one builder type serves (the group one narrowed by its key first).
+   */
+  const summaryRows = (summary: Summary) =>
+    summary.grp === null
+      ? db.selectFrom('org_rollups').where('org_id', '=', summary.orgId)
+      : (db
+          .selectFrom('group_rollups')
+          .where('org_id', '=', summary.orgId)
+          .where('grp', '=', summary.grp) as unknown as ReturnType<typeof orgRows>);
+  const orgRows = (orgId: string) => db.selectFrom('org_rollups').where('org_id', '=', orgId);
+
   /** One clean key range per query (dimension, then days), summed across the ranges in memory. */
-  async function orgSums(orgId: string, dimensions: string[], window: DayRange): Promise<Sum[]> {
+  async function summarySums(summary: Summary, dimensions: string[], window: DayRange): Promise<Sum[]> {
     const { days, weeks } = splitWindow(window);
     const parts = days.map((range) => ({ range, dimensions }));
     if (weeks) parts.push({ range: weeks, dimensions: dimensions.map((dimension) => `${dimension}${WEEK}`) });
     const totals = new Map<string, Sum>();
     for (const part of parts) {
-      const rows = await db
-        .selectFrom('org_rollups')
+      const rows = await summaryRows(summary)
         .select(['dimension', 'value'])
         .select((eb) => eb.fn.sum<string | number>('count').as('clicks'))
-        .where('org_id', '=', orgId)
         .where('dimension', 'in', part.dimensions)
         .where('day', '>=', part.range.from)
         .where('day', '<=', part.range.to)
@@ -105,7 +133,8 @@ export function createRollupReads(db: Kysely<AnalyticsDatabase>) {
         .execute();
       merge(totals, rows);
     }
-    return [...totals.values()];
+    // A group's rows can sum to zero (a link moved out of it since): such values are not shown.
+    return [...totals.values()].filter((sum) => sum.clicks !== 0);
   }
 
   return {
@@ -113,7 +142,8 @@ export function createRollupReads(db: Kysely<AnalyticsDatabase>) {
 
     /** Sums per (dimension, value) over the scope and window. */
     async sums(scope: Scope, dimensions: string[], window: DayRange): Promise<Sum[]> {
-      if (isWhole(scope)) return orgSums(scope.orgId, dimensions, window);
+      const summary = summaryOf(scope);
+      if (summary) return summarySums(summary, dimensions, window);
       const totals = new Map<string, Sum>();
       await eachChunk(scope, async (ids) => {
         const rows = await linkRows(scope.orgId, ids, window)
@@ -133,12 +163,11 @@ export function createRollupReads(db: Kysely<AnalyticsDatabase>) {
       const add = (rows: { day: number; clicks: unknown }[]) => {
         for (const row of rows) byDay.set(num(row.day), (byDay.get(num(row.day)) ?? 0) + num(row.clicks));
       };
-      if (isWhole(scope)) {
+      const summary = summaryOf(scope);
+      if (summary) {
         add(
-          await db
-            .selectFrom('org_rollups')
+          await summaryRows(summary)
             .select(['day', 'count as clicks'])
-            .where('org_id', '=', scope.orgId)
             .where('dimension', '=', 'total')
             .where('day', '>=', window.from)
             .where('day', '<=', window.to)
@@ -161,8 +190,9 @@ export function createRollupReads(db: Kysely<AnalyticsDatabase>) {
 
     /** Clicks per link id of the scope. */
     async linkTotals(scope: Scope, window: DayRange): Promise<{ id: string; clicks: number }[]> {
-      if (isWhole(scope))
-        return (await orgSums(scope.orgId, ['link'], window)).map((row) => ({
+      const summary = summaryOf(scope);
+      if (summary)
+        return (await summarySums(summary, ['link'], window)).map((row) => ({
           id: row.value,
           clicks: row.clicks,
         }));

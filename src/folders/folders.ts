@@ -2,6 +2,7 @@ import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import type { OrgContext } from '../accounts/service.js';
+import { dropGroup, folderGroup, lockGroups } from '../analytics/group-rollups.js';
 import { appError, featureError } from '../errors.js';
 import { errorResponses, idParams, operationIds } from '../http/schemas.js';
 import { orgOf } from '../http/v1-auth.js';
@@ -91,6 +92,9 @@ export function createFolderService(deps: { store: Store; now: () => Date; uuid:
     async remove(ctx: OrgContext, id: string): Promise<{ deleted: true }> {
       await find(ctx, id);
       await db.transaction().execute(async (trx) => {
+        // Its links leave the folder: the folder's rollups go with them (no other link is in it).
+        if (deps.store.dialect === 'postgres') await lockGroups(trx, [ctx.orgId], 'exclusive');
+        await dropGroup(trx, ctx.orgId, folderGroup(id));
         await trx
           .updateTable('links')
           .set({ folder_id: null })

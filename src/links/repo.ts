@@ -1,4 +1,5 @@
 import { type Kysely, type Selectable, sql, type Transaction } from 'kysely';
+import { groupsOf, lockGroups, moveLinkGroups } from '../analytics/group-rollups.js';
 import type { Store } from '../store/database.js';
 import { isUniqueViolation } from '../store/database.js';
 import type { Database, LinkTable } from '../store/schema.js';
@@ -132,6 +133,26 @@ async function writeAssignments(trx: Transaction<Database>, link: LinkRecord): P
   }
 }
 
+/**
+ * The folder and tag groups the link is in before an update, read under the organization's group lock
+ * (PostgreSQL), so the click writer cannot add to a group between this read and the rollup move.
+ */
+async function groupsBefore(
+  trx: Transaction<Database>,
+  dialect: string,
+  link: LinkRecord,
+): Promise<string[]> {
+  if (dialect === 'postgres') await lockGroups(trx, [link.orgId], 'exclusive');
+  const row = await trx
+    .selectFrom('links')
+    .select('folder_id')
+    .where('id', '=', link.id)
+    .where('org_id', '=', link.orgId)
+    .executeTakeFirst();
+  const tags = await trx.selectFrom('link_tags').select('tag').where('link_id', '=', link.id).execute();
+  return groupsOf(row?.folder_id ?? null, row ? tags.map((t) => t.tag) : []);
+}
+
 /** More work in the same transaction as a link write (its webhook events' outbox rows). */
 export type WithinWrite = (trx: Transaction<Database>) => Promise<unknown>;
 
@@ -158,6 +179,7 @@ export function createLinkRepo(store: Store) {
     async update(link: LinkRecord, within?: WithinWrite): Promise<boolean> {
       try {
         await db.transaction().execute(async (trx) => {
+          const before = await groupsBefore(trx, store.dialect, link);
           const { id, org_id, created_at, ...columns } = toColumns(link);
           await trx
             .updateTable('links')
@@ -166,6 +188,8 @@ export function createLinkRepo(store: Store) {
             .where('org_id', '=', org_id)
             .execute();
           await writeAssignments(trx, link);
+          const after = groupsOf(link.folderId, link.tags);
+          await moveLinkGroups(trx, { orgId: link.orgId, linkId: link.id, from: before, to: after });
           await within?.(trx);
         });
         return true;

@@ -10,6 +10,7 @@ import type {
   SegmentTable,
 } from './migrations/011-audience.js';
 import type { DomainTable } from './migrations/014-domains.js';
+import type { GroupRollupTables } from './migrations/016-group-rollups.js';
 import type { SignupRequestTable } from './migrations/019-signup-requests.js';
 
 /**
@@ -119,7 +120,7 @@ export interface LinkPreviewTable {
   updated_at: string;
 }
 
-export interface Database extends AnalyticsTables {
+export interface Database extends AnalyticsTables, GroupRollupTables {
   engine_links: EngineLinkTable;
   organizations: OrganizationTable;
   links: LinkTable;

@@ -13,6 +13,8 @@ import * as audience from './011-audience.js';
 import * as clickBlocks from './012-click-blocks.js';
 import * as clickBatches from './013-click-batches.js';
 import * as domains from './014-domains.js';
+import * as groupRollups from './016-group-rollups.js';
+import * as clickPartitions from './017-click-partitions.js';
 import * as signupRequests from './019-signup-requests.js';
 
 /**
@@ -34,6 +36,8 @@ const migrations: Record<string, Migration> = {
   '012-click-blocks': clickBlocks,
   '013-click-batches': clickBatches,
   '014-domains': domains,
+  '016-group-rollups': groupRollups,
+  '017-click-partitions': clickPartitions,
   '019-signup-requests': signupRequests,
 };
 

@@ -1,0 +1,139 @@
+import { type Kysely, sql } from 'kysely';
+import type { Store } from '../store/database.js';
+import type { Database } from '../store/schema.js';
+
+/**
+ * The raw clicks' growth (issue 19). PostgreSQL: `click_blocks` is partitioned by month of `first_at`
+ * (migration 017); partitions are created ahead (the retention job) and on demand (the writer, for a
+ * month it has not seen), and retention drops whole months past the window. SQLite: retention deletes old
+ * blocks a small batch at a time. Neither ever touches a rollup: counts stay whole after raw clicks go.
+ */
+
+const PARTITION = /^click_blocks_p(\d{4})_(\d{2})$/;
+/** Blocks deleted per SQLite statement: a few milliseconds of lock at most. */
+const SQLITE_BATCH = 500;
+
+export interface MonthPartition {
+  name: string;
+  /** Epoch milliseconds, from included, to excluded. */
+  from: number;
+  to: number;
+}
+
+export function monthOf(ms: number): MonthPartition {
+  const date = new Date(ms);
+  const from = Date.UTC(date.getUTCFullYear(), date.getUTCMonth(), 1);
+  const to = Date.UTC(date.getUTCFullYear(), date.getUTCMonth() + 1, 1);
+  const mm = String(date.getUTCMonth() + 1).padStart(2, '0');
+  return { name: `click_blocks_p${date.getUTCFullYear()}_${mm}`, from, to };
+}
+
+export function createClickPartitions(store: Store) {
+  const db = store.db as Kysely<Database>;
+  const postgres = store.dialect === 'postgres';
+  /** Months known to have their partition (or tried): the writer asks once per month, not per batch. */
+  const known = new Set<string>();
+
+  /** Creates the month's partition if missing; false when it could not be (rows then go to DEFAULT). */
+  async function ensure(month: MonthPartition): Promise<boolean> {
+    if (!postgres || known.has(month.name)) return true;
+    known.add(month.name);
+    try {
+      await sql
+        .raw(
+          `create table if not exists ${month.name} partition of click_blocks for values from (${month.from}) to (${month.to})`,
+        )
+        .execute(db);
+      return true;
+    } catch {
+      // Another instance created it at the same moment (it exists now), or DEFAULT already holds rows of
+      // that month (they stay there, and are kept or dropped by retention like any other).
+      const exists = await sql`select to_regclass(${month.name}) as name`.execute(db);
+      return Boolean((exists.rows[0] as { name: unknown } | undefined)?.name);
+    }
+  }
+
+  return {
+    ensure,
+
+    /** Before a batch: every month its blocks start in has a partition (one statement per new month). */
+    async ensureFor(firstAts: Iterable<number>): Promise<void> {
+      if (!postgres) return;
+      const months = new Map<string, MonthPartition>();
+      for (const at of firstAts) {
+        const month = monthOf(at);
+        if (!known.has(month.name)) months.set(month.name, month);
+      }
+      for (const month of months.values()) await ensure(month);
+    },
+
+    /** This month and the next `ahead` months. */
+    async ensureAhead(nowMs: number, ahead = 2): Promise<void> {
+      const date = new Date(nowMs);
+      for (let i = 0; i <= ahead; i++)
+        await ensure(monthOf(Date.UTC(date.getUTCFullYear(), date.getUTCMonth() + i, 1)));
+    },
+
+    /**
+     * Raw clicks before `cutoffMs` go: on PostgreSQL every month partition that ends by then (dropped
+     * whole) and DEFAULT's old rows; on SQLite the oldest blocks, in small batches that yield between
+     * them. Returns what went, for the log.
+     */
+    async dropBefore(cutoffMs: number): Promise<{ partitions: string[]; blocks: number }> {
+      if (postgres) {
+        const partitions = (await listPartitions())
+          .filter((part) => part.to <= cutoffMs)
+          .map((part) => part.name);
+        for (const name of partitions) {
+          await sql.raw(`drop table if exists ${name}`).execute(db);
+          known.delete(name);
+        }
+        const deleted = await sql`delete from click_blocks_default where last_at < ${cutoffMs}`.execute(db);
+        return { partitions, blocks: Number(deleted.numAffectedRows ?? 0) };
+      }
+      return { partitions: [], blocks: await deleteOldSqlite(cutoffMs) };
+    },
+  };
+
+  /** The month partitions of `click_blocks` in the store's schema. */
+  async function listPartitions(): Promise<MonthPartition[]> {
+    const result = await sql<{ name: string }>`
+      select c.relname as name from pg_inherits i
+      join pg_class c on c.oid = i.inhrelid
+      where i.inhparent = 'click_blocks'::regclass`.execute(db);
+    return result.rows.flatMap((row) => {
+      const match = PARTITION.exec(row.name);
+      return match ? [monthOf(Date.UTC(Number(match[1]), Number(match[2]) - 1, 1))] : [];
+    });
+  }
+
+  /**
+   * Oldest ids first: ids grow with time, so old blocks sit at the start of the primary key and a batch
+   * that finds none old means the rest are newer (a block replayed late from the spill may wait for the
+   * next pass, or stay until newer ones go: it is never wrongly removed).
+   */
+  async function deleteOldSqlite(cutoffMs: number): Promise<number> {
+    let deleted = 0;
+    let after = 0;
+    for (;;) {
+      const rows = await db
+        .selectFrom('click_blocks')
+        .select(['id', 'last_at'])
+        .where('id', '>', after)
+        .orderBy('id')
+        .limit(SQLITE_BATCH)
+        .execute();
+      const old = rows.filter((row) => Number(row.last_at) < cutoffMs).map((row) => Number(row.id));
+      if (old.length > 0) {
+        const result = await db.deleteFrom('click_blocks').where('id', 'in', old).executeTakeFirst();
+        deleted += Number(result.numDeletedRows);
+      }
+      if (old.length === 0 || rows.length < SQLITE_BATCH) return deleted;
+      after = Number(rows.at(-1)?.id ?? after);
+      // Off the request path: let the event loop serve what waits between two batches.
+      await new Promise((resolve) => setImmediate(resolve));
+    }
+  }
+}
+
+export type ClickPartitions = ReturnType<typeof createClickPartitions>;
