@@ -8,6 +8,7 @@ import { createSignupService } from './accounts/signup.js';
 import type { ClickBufferStats } from './analytics/click-buffer.js';
 import { createClickPartitions } from './analytics/click-partitions.js';
 import { clickSink } from './analytics/click-sink.js';
+import { createEscapeBandit } from './analytics/escape-bandit.js';
 import { createOutcomeQueue } from './analytics/outcome-queue.js';
 import { createOutcomeWriter } from './analytics/outcomes.js';
 import { createAnalyticsRepo } from './analytics/repo.js';
@@ -42,6 +43,7 @@ import { scrapePreview } from './net/open-graph.js';
 import { createPixelService } from './pixels/pixels.js';
 import { loadPlatformTable } from './platform-table.js';
 import { createReceiptService, loadReceiptKey } from './receipts/receipts.js';
+import { createEscapeChooser } from './redirect/escape-choice.js';
 import type { HostedRedirectDeps } from './redirect/hosted-routes.js';
 import { createHostedLinkCache } from './redirect/link-cache.js';
 import type { LinkLoaderDeps } from './redirect/link-loader.js';
@@ -229,6 +231,12 @@ export async function composeHosted(
     now: () => new Date(),
     holdOutcome: (row) => outcomeQueue.hold(row),
   });
+  // Escape strategies chosen per cell from every organization's outcomes, rebuilt off the request path.
+  const bandit = createEscapeBandit({
+    readOutcomes: analytics.allOrgCellOutcomes,
+    random: Math.random,
+    logger,
+  });
   const creatorStats = createCreatorStats({ analytics, store });
   const bioRepo = createBioRepo(store);
   const bio = createBioService({
@@ -288,6 +296,7 @@ export async function composeHosted(
       nonce,
       redirectStatus: 302,
       redirectHeaders: { 'cache-control': 'private, max-age=0' },
+      chooseFor: createEscapeChooser(bandit),
     }),
     cache,
     geoHeader: config.geoHeader,
@@ -391,6 +400,7 @@ export async function composeHosted(
   clicks.start();
   retention.start();
   if (config.analytics) outcomeQueue.start();
+  if (config.analytics) bandit.start();
   deliveries.start();
   broadcastWorker?.start();
   return {
@@ -404,6 +414,7 @@ export async function composeHosted(
       await clicks.stop();
       await retention.stop();
       await outcomeQueue.stop();
+      await bandit.stop();
       // Pending deliveries stay in the outbox; the next worker, here or on another instance, sends them.
       await deliveries.stop();
       await broadcastWorker?.stop();

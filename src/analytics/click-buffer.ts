@@ -1,4 +1,5 @@
 import { randomUUID } from 'node:crypto';
+import type { EscapeStrategy } from '../core/escape/index.js';
 import type { Store } from '../store/database.js';
 import type { ClickSpill } from './click-spill.js';
 import { type AnalyticsRepo, createAnalyticsRepo } from './repo.js';
@@ -20,6 +21,8 @@ export interface ClickInput {
   referrerHost: string | null;
   platformKey: string | null;
   tapId: string | null;
+  /** The escape strategy of the page served (per-cell rollups); absent or null without a page. */
+  strategy?: EscapeStrategy | null;
 }
 
 export interface BufferLogger {

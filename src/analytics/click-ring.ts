@@ -1,3 +1,4 @@
+import { ESCAPE_STRATEGIES } from '../core/escape/index.js';
 import type { ClickInput } from './click-buffer.js';
 
 /**
@@ -40,6 +41,8 @@ const DEVICES = ['ios', 'android', 'desktop', 'other'] as const;
 const DEVICE_CODE: Record<string, number> = { ios: 0, android: 1, desktop: 2, other: 3 };
 /** Variants are 0-based indexes of at most 4 A/B destinations; stored +1 so that 0 means none. */
 const MAX_VARIANT = 30;
+/** The escape page's strategy in bits 16-18 of the head word, +1 so that 0 means none (no page). */
+const STRATEGY_CODE = new Map<string, number>(ESCAPE_STRATEGIES.map((strategy, i) => [strategy, i + 1]));
 
 /** Past this many distinct strings the dictionary starts over (cities and referrers are open-ended). */
 export const MAX_DICTIONARY = 50_000;
@@ -208,8 +211,14 @@ export function createClickRingWriter(buffer: SharedArrayBuffer, options: ClickR
         putBytes(tap.bytes);
       }
       const variant = click.variant === null ? 0 : Math.min(click.variant, MAX_VARIANT) + 1;
+      const strategy = click.strategy ? (STRATEGY_CODE.get(click.strategy) ?? 0) : 0;
       put(
-        KIND_CLICK | ((click.bot ? 1 : 0) << 8) | ((DEVICE_CODE[click.device] ?? 3) << 9) | (variant << 11),
+        (KIND_CLICK |
+          ((click.bot ? 1 : 0) << 8) |
+          ((DEVICE_CODE[click.device] ?? 3) << 9) |
+          (variant << 11) |
+          (strategy << 16)) >>>
+          0,
       );
       put(Math.floor(click.at / 0x1_0000_0000));
       put(click.at >>> 0);
@@ -284,6 +293,7 @@ export function createClickRingReader(buffer: SharedArrayBuffer, dictionary: [nu
           const high = take();
           const low = take();
           const variant = (head >>> 11) & 0x1f;
+          const strategy = (head >>> 16) & 0x7;
           // The literal reads the words in their ring order: link, org, routed, country, city, source app,
           // referrer, platform, tap.
           onClick({
@@ -300,6 +310,7 @@ export function createClickRingReader(buffer: SharedArrayBuffer, dictionary: [nu
             referrerHost: optional(take(), 'referrerHost'),
             platformKey: optional(take(), 'platformKey'),
             tapId: take() === TRANSIENT ? transient : null,
+            strategy: strategy === 0 ? null : (ESCAPE_STRATEGIES[strategy - 1] ?? null),
           });
           clicks += 1;
         } else {

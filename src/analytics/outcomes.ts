@@ -94,6 +94,10 @@ export function createOutcomeRecorder(deps: OutcomeRecorderDeps) {
         outcome,
         variant: tap.variant ?? null,
         platformKey: tap.platformKey,
+        // The tap's cell (escape-cells.ts): in-app browser, OS and the strategy its page used.
+        sourceApp: tap.sourceApp,
+        device: tap.device,
+        strategy: tap.strategy ?? null,
         at: nowMs,
         ...(deps.outbox ? { event: { name: event, data } } : {}),
       };

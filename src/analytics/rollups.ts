@@ -3,6 +3,7 @@ import type { ClickBatchTables } from '../store/migrations/013-click-batches.js'
 import type { Database } from '../store/schema.js';
 import { BatchNumbers } from './batch-numbers.js';
 import type { ClickInput } from './click-buffer.js';
+import { ALL_ORGS, CELL, CELL_OUTCOME, cellValueOf } from './escape-cells.js';
 
 /**
  * The write side of the rollups: which (link, day, dimension, value) rows a click or an outcome adds to.
@@ -51,6 +52,10 @@ export interface OutcomeRow {
   outcome: Outcome;
   variant: number | null;
   platformKey: string | null;
+  /** The tap's in-app browser, OS and escape strategy, for the per-cell rollups (absent on older rows). */
+  sourceApp?: string | null;
+  device?: string | null;
+  strategy?: string | null;
   at: number;
   /**
    * The webhook event the outcome emits, queued in the outbox in the outcome's own transaction (it travels
@@ -121,6 +126,8 @@ export interface ClickRow {
   referrer_host: string | null;
   platform_key: string | null;
   tap_id: string | null;
+  /** The escape strategy of the page served (escape-cells.ts); rolled up, never stored raw. */
+  strategy?: string | null;
 }
 
 const COUNTRY = /^[A-Za-z]{2}$/;
@@ -141,6 +148,7 @@ export function toRow(click: ClickInput): ClickRow {
     referrer_host: cut(click.referrerHost?.toLowerCase(), 253),
     platform_key: cut(click.platformKey, 32),
     tap_id: cut(click.tapId, 36),
+    strategy: click.strategy ?? null,
   };
 }
 
@@ -159,6 +167,8 @@ const WEEKLY = new Map(
     'link',
     'outcome',
     'platform_outcome',
+    CELL,
+    CELL_OUTCOME,
   ].map((dimension) => [dimension, `${dimension}${WEEK}`]),
 );
 export const weekOf = (day: number): number => day - (day % 7);
@@ -199,6 +209,15 @@ export function addClick(inc: Increments, row: ClickRow, count = 1): void {
   addAll(inc, org, link, day, 'hour', HOURS[Math.floor(row.at / 3_600_000) % 24] ?? '0', count);
   addAll(inc, org, null, day, 'link', link, count);
   if (row.variant !== null) inc.add(org, link, day, 'variant', String(row.variant), count);
+  if (row.strategy) {
+    const cell = cellValueOf({
+      inApp: row.source_app,
+      os: row.device,
+      platform: row.platform_key,
+      strategy: row.strategy,
+    });
+    if (cell !== null) addAll(inc, org, link, day, CELL, cell, count);
+  }
 }
 
 /**
@@ -212,7 +231,10 @@ export function addClicks(inc: Increments, rows: readonly ClickRow[]): void {
   const shapes = new Map<string, { row: ClickRow; count: number }>();
   for (const row of rows) {
     const hour = Math.floor(row.at / 3_600_000);
-    const key = numbers.fit(8)
+    // The in-app source and strategy count only for taps (a cell's): other clicks keep one shape.
+    const strategy = row.strategy ?? null;
+    const sourceApp = strategy === null ? null : row.source_app;
+    const key = numbers.fit(10)
       ? String.fromCharCode(
           numbers.of(row.link_id),
           numbers.of(row.org_id),
@@ -223,8 +245,10 @@ export function addClicks(inc: Increments, rows: readonly ClickRow[]): void {
           numbers.of(row.platform_key),
           numbers.of(row.referrer_host),
           numbers.of(row.variant),
+          numbers.of(strategy),
+          numbers.of(sourceApp),
         )
-      : `${row.link_id}\n${row.org_id}\n${hour}\n${row.bot}\n${row.country}\n${row.device}\n${row.platform_key}\n${row.referrer_host}\n${row.variant}`;
+      : `${row.link_id}\n${row.org_id}\n${hour}\n${row.bot}\n${row.country}\n${row.device}\n${row.platform_key}\n${row.referrer_host}\n${row.variant}\n${strategy}\n${sourceApp}`;
     const shape = shapes.get(key);
     if (shape) shape.count += 1;
     else shapes.set(key, { row, count: 1 });
@@ -237,4 +261,15 @@ export function addOutcome(inc: Increments, o: OutcomeRow): void {
   addAll(inc, o.orgId, o.linkId, o.day, 'platform_outcome', `${o.platformKey ?? ''}${SEP}${o.outcome}`);
   if (o.variant !== null)
     inc.add(o.orgId, o.linkId, o.day, 'variant_outcome', `${o.variant}${SEP}${o.outcome}`);
+  const cell = cellValueOf({
+    inApp: o.sourceApp,
+    os: o.device,
+    platform: o.platformKey,
+    strategy: o.strategy,
+  });
+  if (cell !== null) {
+    addAll(inc, o.orgId, o.linkId, o.day, CELL_OUTCOME, `${cell}${SEP}${o.outcome}`);
+    // Every organization's outcomes together, for the bandit (escape-cells.ts).
+    addAll(inc, ALL_ORGS, null, o.day, CELL_OUTCOME, `${cell}${SEP}${o.outcome}`);
+  }
 }

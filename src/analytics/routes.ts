@@ -4,6 +4,7 @@ import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { contentResponse, errorResponses, idParams } from '../http/schemas.js';
 import { orgOf } from '../http/v1-auth.js';
+import { escapeCellRoutes } from './escape-routes.js';
 import { csvChunks, jsonChunks } from './export.js';
 import type { AnalyticsService } from './service.js';
 
@@ -149,6 +150,7 @@ function sharedRoutes(app: FastifyInstance, deps: Deps, op: (name: string) => st
     },
     async (request) => analytics.analytics(orgOf(request), request.query),
   );
+  escapeCellRoutes(app, analytics, op, analyticsQuery);
   r.get(
     '/links/:id/clicks',
     {

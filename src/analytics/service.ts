@@ -1,6 +1,7 @@
 import type { OrgContext } from '../accounts/service.js';
 import { featureError } from '../errors.js';
 import type { Store } from '../store/database.js';
+import { createEscapeCellReads } from './escape-cell-reads.js';
 import { outcomeOf } from './export.js';
 import {
   type AppEvent,
@@ -266,6 +267,9 @@ export function createAnalyticsService(deps: AnalyticsServiceDeps) {
 
     /** Per-link clicks and outcome split over `days` (zeros for links without rows): for other domains. */
     linkOutcomes: outcomeSums,
+
+    /** Taps and outcomes per escape cell (escape-cell-reads.ts), and every organization's for the bandit. */
+    ...createEscapeCellReads({ repo, links: deps.links, configured, window, upgrade: UPGRADE }),
 
     configured,
   };

@@ -1,5 +1,7 @@
 import { createHmac, timingSafeEqual } from 'node:crypto';
 import type { Redis } from 'ioredis';
+import { isEscapeStrategy } from '../core/escape/bandit.js';
+import type { EscapeStrategy } from '../core/escape/index.js';
 
 /**
  * Tap tokens (decisions.md "Tap outcomes"): the escape page of one human visit carries a signed, expiring,
@@ -25,6 +27,11 @@ export interface TapContext {
   exp: number;
   /** The A/B variant served, so outcomes can be split per variant. */
   variant?: number | null;
+  /**
+   * The escape strategy the page used, so outcomes can be split per cell (in-app browser = `sourceApp`,
+   * OS = `device`, `platformKey`). A trailing field: tokens issued before it still verify, as null.
+   */
+  strategy?: EscapeStrategy | null;
 }
 
 /** What the redirect knows at the visit; `exp` is added by `issue`. */
@@ -88,6 +95,7 @@ export function createTapTokens(options: TapTokenOptions) {
       ts,
       exp,
       variant,
+      strategy = null,
     ] = fields;
     // Signed by us, so malformed content means a key or version mix-up: refuse rather than guess.
     if (!str(tapId, 64) || !str(linkId, 64) || !str(orgId, 64) || !str(slug, 64) || !str(ts, 40)) return null;
@@ -96,6 +104,7 @@ export function createTapTokens(options: TapTokenOptions) {
     if (!optStr(city, 128) || !optStr(device, 16)) return null;
     if (typeof exp !== 'number' || !Number.isFinite(exp) || exp * 1000 <= now()) return null;
     if (variant !== null && !(Number.isInteger(variant) && variant >= 0 && variant < 16)) return null;
+    if (strategy !== null && !isEscapeStrategy(strategy)) return null;
     return {
       tapId,
       linkId,
@@ -110,6 +119,7 @@ export function createTapTokens(options: TapTokenOptions) {
       ts,
       exp,
       variant: variant as number | null,
+      strategy,
     };
   }
 
@@ -134,6 +144,7 @@ export function createTapTokens(options: TapTokenOptions) {
         ctx.ts,
         exp,
         ctx.variant ?? null,
+        ctx.strategy ?? null,
       ];
       const payload = Buffer.from(JSON.stringify(fields)).toString('base64url');
       return `${payload}.${sign(payload)}`;

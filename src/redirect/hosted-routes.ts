@@ -4,6 +4,7 @@ import type { ClickInput } from '../analytics/click-buffer.js';
 import type { TapIssue } from '../analytics/tap-tokens.js';
 import { cityOf, referrerHostOf } from '../analytics/visit.js';
 import { renderCaptureForm } from '../audience/capture-form.js';
+import type { EscapeStrategy } from '../core/escape/index.js';
 import { chooseDestination } from '../core/link-compile.js';
 import { fallbackPageCsp, renderFallbackPage } from '../core/pages/fallback-page.js';
 import { passwordPageCsp, renderPasswordPage } from '../core/pages/password-page.js';
@@ -297,14 +298,16 @@ export function visitEntry(
   const city = cityOf(headers);
   const device = visitor.os;
   let tapId: string | null = null;
+  let strategy: EscapeStrategy | null = null;
   const response = deps.respondToVisit(headers, choice.destination, {
     branded: entry.branded,
     visitor,
     pixels: entry.pixels,
     tap: {
       reportUrl: TAP_REPORT_PATH,
-      issue: (target) => {
+      issue: (target, used) => {
         tapId = analytics.newTapId();
+        strategy = used;
         return analytics.issueTap({
           tapId,
           linkId: entry.id,
@@ -318,6 +321,7 @@ export function visitEntry(
           device,
           ts: new Date(at).toISOString(),
           variant: choice.variant,
+          strategy: used,
         });
       },
     },
@@ -337,6 +341,7 @@ export function visitEntry(
     referrerHost: referrerHostOf(headers),
     platformKey: choice.destination.target?.platformKey ?? null,
     tapId,
+    strategy,
   });
   return response;
 }

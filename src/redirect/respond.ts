@@ -1,5 +1,7 @@
 import type { IncomingHttpHeaders, ServerResponse } from 'node:http';
 import type { FastifyReply } from 'fastify';
+import type { EscapeStrategy } from '../core/escape/index.js';
+import type { ChooseStrategy } from '../core/pages/escape-plan.js';
 import { compileEscapePage, escapePageCsp, type PagePixel } from '../core/pages/index.js';
 import type { AppTarget } from '../core/platforms/index.js';
 import type { CompiledDestination } from '../core/resolve.js';
@@ -20,6 +22,11 @@ export interface VisitResponderOptions {
    * a Vary there would only cost bytes on the hottest response.
    */
   redirectHeaders?: Readonly<Record<string, string>>;
+  /**
+   * The bandit's choice among a cell's allowed strategies (escape-choice.ts), per destination platform.
+   * Unset (the engine): the matrix's first choice.
+   */
+  chooseFor?: (platformKey: string) => ChooseStrategy;
 }
 
 export interface VisitOptions {
@@ -32,7 +39,7 @@ export interface VisitOptions {
    * The outcome seam (hosted): issues this visit's tap token when, and only when, an escape page is
    * served; the page then reports its outcome to `reportUrl`.
    */
-  tap?: { reportUrl: string; issue: (target: AppTarget) => string };
+  tap?: { reportUrl: string; issue: (target: AppTarget, strategy: EscapeStrategy) => string };
 }
 
 /** A response, independent of who writes it: Fastify's reply, or the raw fast path. */
@@ -51,7 +58,7 @@ export function visitorOf(headers: IncomingHttpHeaders, classify: Classify): Vis
 
 /** Decides a visit and builds its response: a redirect, or the escape page. */
 export function createVisitResponder(options: VisitResponderOptions) {
-  const { classify, nonce, redirectStatus } = options;
+  const { classify, nonce, redirectStatus, chooseFor } = options;
   const redirectHeaders = options.redirectHeaders ?? {};
   // Escape pages precompiled per destination and visitor kind: a hit only adds the nonce. The WeakMap
   // lets a page go when its destination leaves the link cache.
@@ -79,7 +86,12 @@ export function createVisitResponder(options: VisitResponderOptions) {
     visit: VisitOptions = {},
   ): VisitResponse {
     const visitor = visit.visitor ?? visitorOf(headers, classify);
-    const decision = resolveVisit(compiled, visitor);
+    const target = compiled.target;
+    const decision = resolveVisit(
+      compiled,
+      visitor,
+      chooseFor && target !== null && visitor.mobile ? { choose: chooseFor(target.platformKey) } : undefined,
+    );
     if (decision.kind === 'redirect') {
       let redirect = redirects.get(compiled);
       if (!redirect) {
@@ -95,7 +107,9 @@ export function createVisitResponder(options: VisitResponderOptions) {
     const branded = visit.branded ?? false;
     const pixels = visit.pixels ?? [];
     const tap = visit.tap;
-    const key = `${visitor.os}|${visitor.inApp}|${branded}|${pixels.length}|${tap ? 't' : ''}`;
+    // The strategy is part of the key: with the bandit, one cell's visitors get pages of several strategies.
+    const strategy = decision.plan.strategy;
+    const key = `${visitor.os}|${visitor.inApp}|${strategy}|${branded}|${pixels.length}|${tap ? 't' : ''}`;
     const page = pageFor(compiled, key, () =>
       compileEscapePage({
         target: decision.target,
@@ -106,7 +120,7 @@ export function createVisitResponder(options: VisitResponderOptions) {
       }),
     );
     const pageNonce = nonce();
-    const tapToken = tap?.issue(decision.target);
+    const tapToken = tap?.issue(decision.target, strategy);
     return {
       status: 200,
       headers: {

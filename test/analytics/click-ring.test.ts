@@ -7,6 +7,7 @@ import {
   MAX_DICTIONARY,
   readCounters,
 } from '../../src/analytics/click-ring.js';
+import { ESCAPE_STRATEGIES } from '../../src/core/escape/index.js';
 import { clickInput, NOW } from './setup.js';
 
 /** Clicks that between them use every field, null and not, odd strings included. */
@@ -27,6 +28,8 @@ function variedClicks(count: number): ClickInput[] {
       referrerHost: i % 4 === 1 ? 'l.instagram.com' : null,
       platformKey: i % 2 === 1 ? 'youtube' : null,
       tapId: i % 3 === 2 ? `0190a0a0-0000-7000-8000-${String(i).padStart(12, '0')}` : null,
+      // Every strategy, carried in the head word, on the clicks that were served an escape page.
+      strategy: i % 3 === 2 ? (ESCAPE_STRATEGIES[i % ESCAPE_STRATEGIES.length] ?? null) : null,
     }),
   );
 }
@@ -89,7 +92,7 @@ describe('click ring', () => {
     const sent: ClickInput[] = [];
     for (let i = 0; i < MAX_DICTIONARY + 5_000; i++) {
       // A new city each time (open-ended), and the same link throughout (defined again after the reset).
-      const click = clickInput({ linkId: 'link-hot', city: `city ${i}`, at: NOW + i });
+      const click = clickInput({ linkId: 'link-hot', city: `city ${i}`, at: NOW + i, strategy: null });
       expect(writer.record(click)).toBe(true);
       sent.push(click);
       if (i % 1_000 === 0) reader.drain((c) => received.push(c));

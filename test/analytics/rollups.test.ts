@@ -33,6 +33,8 @@ describe('folding a batch by shape', () => {
     const devices = ['ios', 'android', 'desktop', 'other'] as const;
     const platforms = ['youtube', null, 'spotify'];
     const referrers = ['t.co', null, 'l.instagram.com', 'www.google.com'];
+    const apps = ['instagram', 'tiktok', null];
+    const strategies = ['scheme', 'x-safari', 'intent', 'universal'] as const;
     const rows: ClickRow[] = [];
     for (let i = 0; i < 3000; i++) {
       rows.push(
@@ -47,11 +49,15 @@ describe('folding a batch by shape', () => {
             device: devices[i % devices.length] ?? 'other',
             platformKey: platforms[i % platforms.length] ?? null,
             referrerHost: referrers[i % referrers.length] ?? null,
+            // Escape-page taps carry their in-app browser and strategy into the per-cell rollups.
+            sourceApp: apps[Math.floor(i / 19) % apps.length] ?? null,
+            strategy: i % 23 < 5 ? null : (strategies[Math.floor(i / 29) % strategies.length] ?? null),
           }),
         ),
       );
     }
     const inc = folded(rows);
+    expect(inc.rows.some((row) => row.dimension === 'cell')).toBe(true);
     expect(counts(inc)).toEqual(counts(oneByOne(rows)));
     // Folded: fewer increments were visited than clicks, and no row is listed twice.
     expect(new Set(inc.rows).size).toBe(inc.rows.length);

@@ -23,7 +23,15 @@ const ctx: TapIssue = {
   device: 'ios',
   ts: '2025-03-15T12:00:00.000Z',
   variant: 1,
+  strategy: 'scheme',
 };
+
+/** A token signed as the issuer signs, from the raw payload fields (older or tampered layouts). */
+function signFields(fields: unknown[]): string {
+  const key = createHmac('sha256', SECRET).update('linkhop/tap-token/v1').digest();
+  const payload = Buffer.from(JSON.stringify(fields)).toString('base64url');
+  return `${payload}.${createHmac('sha256', key).update(payload).digest('base64url')}`;
+}
 
 describe('tap tokens', () => {
   let clock = 1_742_040_000_000;
@@ -73,6 +81,22 @@ describe('tap tokens', () => {
     expect(tokens.verify(token)).toBeNull();
     clock = saved;
     expect(tokens.verify(token)).not.toBeNull();
+  });
+
+  it('carries the escape strategy; tokens issued before the field existed still verify, with a null strategy', () => {
+    const token = tokens.issue(ctx);
+    const fields = JSON.parse(
+      Buffer.from(token.split('.')[0] as string, 'base64url').toString(),
+    ) as unknown[];
+    expect(fields.at(-1)).toBe('scheme');
+    // The layout before per-cell outcomes: the same fields without the trailing strategy.
+    const older = signFields(fields.slice(0, -1));
+    expect(tokens.verify(older)).toEqual({ ...ctx, strategy: null, exp: fields[12] });
+    // No strategy given: null, not a guess.
+    const { strategy: _omit, ...withoutStrategy } = ctx;
+    expect(tokens.verify(tokens.issue(withoutStrategy))?.strategy).toBeNull();
+    // Signed by us but naming no strategy we know: refused rather than counted in a cell of its own.
+    expect(tokens.verify(signFields([...fields.slice(0, -1), 'teleport']))).toBeNull();
   });
 
   it('redeems once: a replay of a genuine token is refused', async () => {

@@ -5,6 +5,7 @@
  */
 import type { z } from 'zod';
 import type { Feature, Features, Tier } from '../../../src/accounts/plans.js';
+import type { EscapeCells } from '../../../src/analytics/escape-cell-reads.js';
 import type { Contact, ContactDetail } from '../../../src/audience/service.js';
 import type { BioPage, BioStats, Block, Theme } from '../../../src/bio/schema.js';
 import type { Segment, SegmentFilter } from '../../../src/broadcasts/segments.js';
@@ -123,6 +124,10 @@ export interface Analytics {
   platformOutcomes?: { platform: string | null; outcome: string; clicks: number }[];
   upgrade?: string;
 }
+
+/** GET /api/analytics/escape: taps and outcomes per in-app browser × OS × platform × strategy. */
+export type { EscapeCells };
+export type EscapeCell = EscapeCells['cells'][number];
 
 export interface AudienceList {
   count: number;

@@ -1,4 +1,4 @@
-import { useMemo } from 'react';
+import { type ReactNode, useMemo } from 'react';
 import type { Analytics, Folder, Link, Outcomes } from '../../api/types';
 import { ColumnChart, OutcomeSplit, Stat } from '../../components/charts';
 import { UpgradeNotice } from '../../components/gate';
@@ -8,6 +8,7 @@ import { useAuthed } from '../../session';
 import { useApi } from '../../use-api';
 import { shortDisplay } from '../links/common';
 import { FolderFilter, TagFilter } from '../links/filters';
+import { EscapeHeatmap } from './EscapeHeatmap';
 import {
   AnalyticsTable,
   BreakdownCards,
@@ -87,7 +88,19 @@ export function AnalyticsPage({ path }: { params: Record<string, string>; path: 
       </div>
       <StatsView stats={stats}>
         {(data) => (
-          <Overview data={data} days={days} idBySlug={idBySlug} filtered={Boolean(folderId || tag)} />
+          <Overview
+            data={data}
+            days={days}
+            idBySlug={idBySlug}
+            filtered={Boolean(folderId || tag)}
+            heatmap={
+              <EscapeHeatmap
+                search={search.toString()}
+                platform={query.get('platform') ?? ''}
+                onPlatform={(platform) => setQuery(path, { platform })}
+              />
+            }
+          />
         )}
       </StatsView>
     </div>
@@ -99,11 +112,13 @@ function Overview({
   days,
   idBySlug,
   filtered,
+  heatmap,
 }: {
   data: Analytics;
   days: number;
   idBySlug: Map<string, Link>;
   filtered: boolean;
+  heatmap: ReactNode;
 }) {
   const locked = data.upgrade !== undefined;
   return (
@@ -124,7 +139,7 @@ function Overview({
         </>
       ) : null}
       <TopLinks perLink={data.perLink} total={data.total} idBySlug={idBySlug} />
-      {locked ? null : <FullSeries data={data} days={days} />}
+      {locked ? null : <FullSeries data={data} days={days} heatmap={heatmap} />}
     </>
   );
 }
@@ -188,7 +203,7 @@ function platformOutcomes(data: Analytics): [string, Outcomes][] {
   return [...byPlatform].sort((a, b) => reportedOf(b[1]) - reportedOf(a[1]));
 }
 
-function FullSeries({ data, days }: { data: Analytics; days: number }) {
+function FullSeries({ data, days, heatmap }: { data: Analytics; days: number; heatmap: ReactNode }) {
   const platformRows = platformOutcomes(data);
   return (
     <>
@@ -223,6 +238,7 @@ function FullSeries({ data, days }: { data: Analytics; days: number }) {
           outcome.
         </p>
       </Card>
+      {heatmap}
       <div className="an-grid">
         <Card title="Taps per day">
           <DailyTapsChart data={data} days={days} />

@@ -1,3 +1,4 @@
+import type { ReactNode } from 'react';
 import type { AbStats, Analytics, Link } from '../../api/types';
 import { OutcomeSplit, Stat } from '../../components/charts';
 import { UpgradeNotice } from '../../components/gate';
@@ -15,6 +16,7 @@ import {
 import { hashQuery } from '../../router';
 import { useApi } from '../../use-api';
 import { shortDisplay, variantLetter } from '../links/common';
+import { EscapeHeatmap } from './EscapeHeatmap';
 import {
   AnalyticsTable,
   BreakdownCards,
@@ -110,7 +112,22 @@ export function LinkAnalyticsPage({ params, path }: { params: Record<string, str
         }
       />
       <StatsView stats={stats}>
-        {(data) => <LinkStats link={l} data={data} days={days} ab={ab.data} clicks={clicks.data} />}
+        {(data) => (
+          <LinkStats
+            link={l}
+            data={data}
+            days={days}
+            ab={ab.data}
+            clicks={clicks.data}
+            heatmap={
+              <EscapeHeatmap
+                search={`linkId=${encodeURIComponent(id)}&days=${days}`}
+                platform={hashQuery(path).get('platform') ?? ''}
+                onPlatform={(platform) => setQuery(path, { platform })}
+              />
+            }
+          />
+        )}
       </StatsView>
       {ab.error ? <Banner>{ab.error}</Banner> : null}
       {clicks.error ? <Banner>{clicks.error}</Banner> : null}
@@ -124,12 +141,14 @@ function LinkStats({
   days,
   ab,
   clicks,
+  heatmap,
 }: {
   link: Link;
   data: Analytics;
   days: number;
   ab: AbStats | undefined;
   clicks: Clicks | undefined;
+  heatmap: ReactNode;
 }) {
   const locked = data.upgrade !== undefined;
   const outcomes = data.outcomes;
@@ -160,6 +179,7 @@ function LinkStats({
               </p>
             ) : null}
           </Card>
+          {heatmap}
           <Card title="Taps over time">
             <DailyTapsChart data={data} days={days} />
           </Card>
