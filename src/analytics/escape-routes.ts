@@ -52,6 +52,7 @@ export function escapeCellRoutes(
     {
       schema: {
         operationId: op('getEscapeCells'),
+        summary: 'Get app-open outcomes per in-app browser, OS, platform and strategy',
         tags: ['analytics'],
         description:
           'Whole UTC days ending today, most taps first. Below hero: `cells` is empty and `upgrade` is set.',

@@ -436,6 +436,26 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/v1/analytics/escape": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Get app-open outcomes per in-app browser, OS, platform and strategy
+         * @description Whole UTC days ending today, most taps first. Below hero: `cells` is empty and `upgrade` is set.
+         */
+        get: operations["getEscapeCells"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/v1/links/{id}/clicks": {
         parameters: {
             query?: never;
@@ -1141,6 +1161,26 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/analytics/escape": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Get app-open outcomes per in-app browser, OS, platform and strategy
+         * @description Whole UTC days ending today, most taps first. Below hero: `cells` is empty and `upgrade` is set.
+         */
+        get: operations["dashboardGetEscapeCells"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/links/{id}/clicks": {
         parameters: {
             query?: never;
@@ -1807,6 +1847,38 @@ export interface components {
             mediaKit: boolean;
             dmAutomations: boolean;
             customDomains: boolean;
+        };
+        /** @description Taps and outcomes per in-app browser × OS × platform × strategy. */
+        EscapeCells: {
+            configured: boolean;
+            /** @constant */
+            sampled: true;
+            days: number;
+            cells: {
+                /** @description the in-app browser (instagram, tiktok, ...); null for a browser */
+                inApp: string | null;
+                /** @enum {string} */
+                os: "ios" | "android";
+                /** @description the destination's platform key */
+                platform: string;
+                /**
+                 * @description the escape strategy the page used
+                 * @enum {string}
+                 */
+                strategy: "intent" | "scheme" | "universal" | "x-safari" | "instructions" | "none";
+                /** @description escape pages served */
+                taps: number;
+                /** @description sampled estimate */
+                opened: number;
+                /** @description sampled estimate */
+                browser: number;
+                /** @description sampled estimate */
+                broken: number;
+                /** @description opened / taps, four decimals; null when the cell has no taps */
+                openRate: number | null;
+            }[];
+            /** @description set when the plan cannot see the data */
+            upgrade?: string;
         };
         /** @description The last 90 days of one link. */
         LinkStats: {
@@ -4377,6 +4449,67 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["Analytics"];
+                };
+            };
+            /** @description Default Response */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Default Response */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Default Response */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Default Response */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    getEscapeCells: {
+        parameters: {
+            query?: {
+                days?: number;
+                linkId?: string;
+                folderId?: string;
+                tag?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["EscapeCells"];
                 };
             };
             /** @description Default Response */
@@ -8060,6 +8193,67 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["Analytics"];
+                };
+            };
+            /** @description Default Response */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Default Response */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Default Response */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Default Response */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    dashboardGetEscapeCells: {
+        parameters: {
+            query?: {
+                days?: number;
+                linkId?: string;
+                folderId?: string;
+                tag?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["EscapeCells"];
                 };
             };
             /** @description Default Response */

@@ -14,6 +14,11 @@ export class AnalyticsApi {
     return unwrap(await this.api.GET('/v1/analytics', { params: { query } }));
   }
 
+  /** App-open outcomes per in-app browser × OS × platform × strategy: which escapes work where. */
+  async escape(query: Query<'getEscapeCells'> = {}) {
+    return unwrap(await this.api.GET('/v1/analytics/escape', { params: { query } }));
+  }
+
   async linkStats(id: string) {
     return unwrap(await this.api.GET('/v1/links/{id}/stats', byId(id)));
   }
