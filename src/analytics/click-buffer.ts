@@ -20,6 +20,8 @@ export interface ClickInput {
   referrerHost: string | null;
   platformKey: string | null;
   tapId: string | null;
+  /** A visit to an expired link, re-pointed to its expired URL (issue #20): its outcome is `expired`. */
+  expired?: boolean;
 }
 
 export interface BufferLogger {

@@ -40,6 +40,8 @@ const DEVICES = ['ios', 'android', 'desktop', 'other'] as const;
 const DEVICE_CODE: Record<string, number> = { ios: 0, android: 1, desktop: 2, other: 3 };
 /** Variants are 0-based indexes of at most 4 A/B destinations; stored +1 so that 0 means none. */
 const MAX_VARIANT = 30;
+/** Head word bit of a visit to an expired link (issue #20). */
+const EXPIRED_BIT = 1 << 20;
 
 /** Past this many distinct strings the dictionary starts over (cities and referrers are open-ended). */
 export const MAX_DICTIONARY = 50_000;
@@ -209,7 +211,11 @@ export function createClickRingWriter(buffer: SharedArrayBuffer, options: ClickR
       }
       const variant = click.variant === null ? 0 : Math.min(click.variant, MAX_VARIANT) + 1;
       put(
-        KIND_CLICK | ((click.bot ? 1 : 0) << 8) | ((DEVICE_CODE[click.device] ?? 3) << 9) | (variant << 11),
+        KIND_CLICK |
+          ((click.bot ? 1 : 0) << 8) |
+          ((DEVICE_CODE[click.device] ?? 3) << 9) |
+          (variant << 11) |
+          (click.expired ? EXPIRED_BIT : 0),
       );
       put(Math.floor(click.at / 0x1_0000_0000));
       put(click.at >>> 0);
@@ -300,6 +306,7 @@ export function createClickRingReader(buffer: SharedArrayBuffer, dictionary: [nu
             referrerHost: optional(take(), 'referrerHost'),
             platformKey: optional(take(), 'platformKey'),
             tapId: take() === TRANSIENT ? transient : null,
+            ...((head & EXPIRED_BIT) !== 0 ? { expired: true } : {}),
           });
           clicks += 1;
         } else {

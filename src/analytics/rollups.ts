@@ -121,6 +121,8 @@ export interface ClickRow {
   referrer_host: string | null;
   platform_key: string | null;
   tap_id: string | null;
+  /** 1 for a visit to an expired link (issue #20), kept in the raw block: its outcome is `expired`. */
+  expired?: 0 | 1;
 }
 
 const COUNTRY = /^[A-Za-z]{2}$/;
@@ -141,6 +143,7 @@ export function toRow(click: ClickInput): ClickRow {
     referrer_host: cut(click.referrerHost?.toLowerCase(), 253),
     platform_key: cut(click.platformKey, 32),
     tap_id: cut(click.tapId, 36),
+    expired: click.expired ? 1 : 0,
   };
 }
 

@@ -44,6 +44,8 @@ import {
   hostedRedirectRoutes,
 } from '../redirect/hosted-routes.js';
 import type { SocialAccountService } from '../social/accounts.js';
+import { publicStatsApiRoutes, publicStatsPageRoutes } from '../stats/routes.js';
+import type { PublicStatsService } from '../stats/service.js';
 import type { AutomationService } from '../social/automations.js';
 import type { SocialIntake } from '../social/intake.js';
 import type { SweepCounts } from '../social/refresh.js';
@@ -81,6 +83,8 @@ export interface HostedAppDeps {
   previews: PreviewService;
   webhooks: WebhookService;
   analytics: AnalyticsService;
+  /** Public link stats (issue #20). */
+  publicStats: PublicStatsService;
   bio: BioService;
   mediaKit: MediaKitService;
   social: {
@@ -210,6 +214,12 @@ export async function buildHostedApp(deps: HostedAppDeps): Promise<FastifyInstan
     });
   }
 
+  const statsDeps = {
+    stats: deps.publicStats,
+    lookupHost: (host: string | undefined) => deps.redirect.cache.lookupHost(host),
+    baseUrl: deps.baseUrl,
+    nonce: deps.redirect.nonce,
+  };
   await app.register(
     async (v1) => {
       registerV1Auth(v1, deps.v1Auth);
@@ -235,6 +245,7 @@ export async function buildHostedApp(deps: HostedAppDeps): Promise<FastifyInstan
       await api.register(dashboardAccountRoutes, deps.dashboard);
       await api.register(publicBioRoutes, { bio: deps.bio });
       await api.register(publicMediaKitRoutes, { mediaKit: deps.mediaKit });
+      await api.register(publicStatsApiRoutes, statsDeps);
       await api.register(async (authed) => {
         authed.addHook('onRequest', requireSession(deps.dashboard.accounts));
         await authed.register(linkRoutes, { links: deps.links, operationPrefix: 'dashboard' });
@@ -283,6 +294,7 @@ export async function buildHostedApp(deps: HostedAppDeps): Promise<FastifyInstan
     nonce: deps.redirect.nonce,
     baseUrl: deps.baseUrl,
   });
+  await app.register(publicStatsPageRoutes, statsDeps);
   await app.register(receiptKeyRoutes, { receipts: deps.receipts });
   await app.register(dashboardRoutes, { assets: deps.web });
   await app.register(hostedRedirectRoutes, {

@@ -4,7 +4,7 @@ import type { ClickInput } from '../analytics/click-buffer.js';
 import type { TapIssue } from '../analytics/tap-tokens.js';
 import { cityOf, referrerHostOf } from '../analytics/visit.js';
 import { renderCaptureForm } from '../audience/capture-form.js';
-import { chooseDestination } from '../core/link-compile.js';
+import { chooseDestination, expiryStateOf } from '../core/link-compile.js';
 import { fallbackPageCsp, renderFallbackPage } from '../core/pages/fallback-page.js';
 import { passwordPageCsp, renderPasswordPage } from '../core/pages/password-page.js';
 import type { PlatformTable } from '../core/platforms/index.js';
@@ -14,6 +14,7 @@ import { sendNotFoundPage, sendUnavailablePage } from '../http/html.js';
 import type { RateLimiter } from '../http/rate-limit.js';
 import type { LinkRepo } from '../links/repo.js';
 import { isConnectionError } from '../store/db-errors.js';
+import { clickLimitReached, expiredVisit, type RedirectExpiryDeps } from './expiry.js';
 import { type FastPath, slugOfRequest } from './fast-path.js';
 import type { HostedLinkCache, HostedLinkEntry } from './link-cache.js';
 import { createLinkLoader, LinkLookupFailed } from './link-loader.js';
@@ -26,7 +27,7 @@ import {
   writeVisitResponse,
 } from './respond.js';
 
-export interface HostedRedirectDeps {
+export interface HostedRedirectDeps extends RedirectExpiryDeps {
   links: Pick<LinkRepo, 'findForRedirect'>;
   table: PlatformTable;
   respondToVisit: VisitResponder;
@@ -130,11 +131,19 @@ export async function hostedRedirectRoutes(app: FastifyInstance, deps: HostedRed
       throw error;
     }
     if (!entry) return unclaimed ? unclaimed(reply) : sendNotFoundPage(reply);
+    // Expiry (issue #20): an expired link re-points everyone, before any password; a limited one counts
+    // a person's click after the password gate, since only a visit that reaches the destination counts.
+    const expiry = expiryStateOf(entry.link, deps.now());
+    const expired = () =>
+      expiredVisit(deps, request.headers, entry, countryOf(request.headers[deps.geoHeader]));
+    if (expiry === 'expired') return sendVisitResponse(reply, expired());
     if (entry.passwordHash !== null) {
       const cookie = readCookie(request.headers.cookie, passwordCookieName(entry.id));
       if (!deps.passwordCookies.verify(entry.id, entry.passwordHash, cookie))
         return sendPasswordForm(reply, entry, 200);
     }
+    if (expiry === 'counted' && (await clickLimitReached(deps, request.headers, entry)))
+      return sendVisitResponse(reply, expired());
     return sendVisitResponse(reply, visitEntry(deps, request.headers, entry));
   });
 
@@ -143,6 +152,9 @@ export async function hostedRedirectRoutes(app: FastifyInstance, deps: HostedRed
   app.get<{ Params: { slug: string } }>('/_fallback/:slug', async (request, reply) => {
     const entry = await load(request);
     if (!entry) return sendNotFoundPage(reply);
+    const expired = entry.link.expiry?.destination;
+    if (expired && expiryStateOf(entry.link, deps.now()) === 'expired')
+      return sendVisitResponse(reply, deps.respondToVisit(request.headers, expired));
     if (entry.passwordHash !== null) {
       const cookie = readCookie(request.headers.cookie, passwordCookieName(entry.id));
       if (!deps.passwordCookies.verify(entry.id, entry.passwordHash, cookie))
@@ -296,7 +308,15 @@ export function createHostedFastPath(deps: HostedRedirectDeps): FastPath {
     const slug = slugOfRequest(req);
     if (slug === null) return false;
     const entry = deps.cache.get(deps.cache.lookupHost(req.headers.host), slug);
-    if (entry === undefined || entry.passwordHash !== null) return false;
+    if (entry === undefined) return false;
+    // Expired links are answered here too; a limited one counts its clicks asynchronously, in the routes.
+    const expiry = entry.link.expiry === null ? 'open' : expiryStateOf(entry.link, deps.now());
+    if (expiry === 'expired') {
+      const country = countryOf(req.headers[deps.geoHeader]);
+      writeVisitResponse(req.method, res, expiredVisit(deps, req.headers, entry, country));
+      return true;
+    }
+    if (entry.passwordHash !== null || expiry === 'counted') return false;
     writeVisitResponse(req.method, res, visitEntry(deps, req.headers, entry));
     return true;
   };
