@@ -27,6 +27,8 @@ function variedClicks(count: number): ClickInput[] {
       referrerHost: i % 4 === 1 ? 'l.instagram.com' : null,
       platformKey: i % 2 === 1 ? 'youtube' : null,
       tapId: i % 3 === 2 ? `0190a0a0-0000-7000-8000-${String(i).padStart(12, '0')}` : null,
+      // Visits to expired links (issue #20) carry the flag across; the others have no such key.
+      ...(i % 7 === 3 ? { expired: true } : {}),
     }),
   );
 }
