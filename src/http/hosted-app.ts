@@ -44,7 +44,7 @@ import {
   hostedRedirectRoutes,
 } from '../redirect/hosted-routes.js';
 import type { SocialAccountService } from '../social/accounts.js';
-import { publicStatsApiRoutes, publicStatsPageRoutes } from '../stats/routes.js';
+import { linkListStatsRoutes, publicStatsApiRoutes, publicStatsPageRoutes } from '../stats/routes.js';
 import type { PublicStatsService } from '../stats/service.js';
 import type { AutomationService } from '../social/automations.js';
 import type { SocialIntake } from '../social/intake.js';
@@ -225,6 +225,7 @@ export async function buildHostedApp(deps: HostedAppDeps): Promise<FastifyInstan
       registerV1Auth(v1, deps.v1Auth);
       await v1.register(meRoutes);
       await v1.register(linkRoutes, { links: deps.links });
+      await v1.register(linkListStatsRoutes, { stats: deps.publicStats });
       await v1.register(folderRoutes, { folders: deps.folders });
       await v1.register(domainRoutes, { domains: deps.domains });
       await v1.register(pixelRoutes, { pixels: deps.pixels });
@@ -249,6 +250,7 @@ export async function buildHostedApp(deps: HostedAppDeps): Promise<FastifyInstan
       await api.register(async (authed) => {
         authed.addHook('onRequest', requireSession(deps.dashboard.accounts));
         await authed.register(linkRoutes, { links: deps.links, operationPrefix: 'dashboard' });
+        await authed.register(linkListStatsRoutes, { stats: deps.publicStats, operationPrefix: 'dashboard' });
         await authed.register(qrRoutes, { links: deps.links, operationId: 'dashboardGetLinkQr' });
         await authed.register(previewRoutes, { previews: deps.previews, operationPrefix: 'dashboard' });
         await authed.register(folderRoutes, { folders: deps.folders, operationPrefix: 'dashboard' });

@@ -3,9 +3,10 @@ import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { sendCreatorPage } from '../bio/routes.js';
 import { appError } from '../errors.js';
 import { sendNotFoundPage } from '../http/html.js';
-import { errorResponses } from '../http/schemas.js';
+import { errorResponses, operationIds } from '../http/schemas.js';
+import { orgOf } from '../http/v1-auth.js';
 import { renderPublicStatsPage } from './page-html.js';
-import { publicStatsSchema, statsSlugParams } from './schema.js';
+import { linkListStatsQuery, linkListStatsSchema, publicStatsSchema, statsSlugParams } from './schema.js';
 import type { PublicStatsService } from './service.js';
 
 export interface PublicStatsRouteDeps {
@@ -55,5 +56,28 @@ export async function publicStatsPageRoutes(app: FastifyInstance, deps: PublicSt
       const nonce = deps.nonce();
       return sendCreatorPage(reply, nonce, renderPublicStatsPage({ stats, shortUrl, nonce }));
     },
+  );
+}
+
+/** `GET /links/stats?ids=`: the links list's clicks (30 days) and app-open rate, under /v1 and /api. */
+export async function linkListStatsRoutes(
+  app: FastifyInstance,
+  deps: { stats: PublicStatsService; operationPrefix?: string },
+): Promise<void> {
+  const op = operationIds(deps.operationPrefix);
+  app.withTypeProvider<ZodTypeProvider>().get(
+    '/links/stats',
+    {
+      schema: {
+        operationId: op('listLinkStats'),
+        tags: ['links'],
+        description:
+          'Clicks over the last 30 days and the app-open rate of each link given (comma-separated `ids`), ' +
+          'as the links list shows them.',
+        querystring: linkListStatsQuery,
+        response: { 200: linkListStatsSchema, ...errorResponses(400) },
+      },
+    },
+    async (request) => deps.stats.linkList(orgOf(request), request.query.ids),
   );
 }

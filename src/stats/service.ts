@@ -1,14 +1,15 @@
 import { featuresOf, isTier } from '../accounts/plans.js';
 import { type AnalyticsService, rate } from '../analytics/service.js';
 import type { StatsRepo } from './repo.js';
-import type { PublicStats } from './schema.js';
+import type { OrgContext } from '../accounts/service.js';
+import type { LinkListStats, PublicStats } from './schema.js';
 
 /** The window of public stats: the last 30 days, today included. */
 export const PUBLIC_STATS_DAYS = 30;
 
 export interface PublicStatsDeps {
   repo: StatsRepo;
-  analytics: Pick<AnalyticsService, 'analytics'>;
+  analytics: Pick<AnalyticsService, 'analytics' | 'linkOutcomes'>;
 }
 
 /**
@@ -18,6 +19,25 @@ export interface PublicStatsDeps {
  */
 export function createPublicStatsService(deps: PublicStatsDeps) {
   return {
+    /**
+     * Each link's human clicks and app-open rate over the last 30 days, for the links list; the rate needs
+     * full analytics, as everywhere else. Ids of other organizations' links simply count nothing.
+     */
+    async linkList(ctx: OrgContext, ids: readonly string[]): Promise<LinkListStats> {
+      const sums = await deps.analytics.linkOutcomes(ctx.orgId, ids, PUBLIC_STATS_DAYS);
+      const full = ctx.features.fullAnalytics;
+      return {
+        days: PUBLIC_STATS_DAYS,
+        stats: [...sums].map(([linkId, { clicks, outcomes }]) => ({
+          linkId,
+          clicks,
+          appOpenRate: full
+            ? rate(outcomes.opened, outcomes.opened + outcomes.browser + outcomes.broken)
+            : null,
+        })),
+      };
+    },
+
     async read(host: string, slug: string): Promise<PublicStats | null> {
       const link = await deps.repo.findPublic(host, slug);
       if (!link) return null;

@@ -116,6 +116,45 @@ for (const kind of storeKinds) {
       expect((await json(slug)).statusCode).toBe(404);
     });
 
+    it('the links list reads each link’s clicks (30 days) and app-open rate; other organizations count nothing', async () => {
+      const mine = await create({ url: 'https://www.youtube.com/watch?v=list' });
+      const other = await h.org('legend');
+      const foreign = (
+        await h.v1(other.apiKey, {
+          method: 'POST',
+          url: '/v1/links',
+          payload: { url: 'https://example.com/f' },
+        })
+      ).json();
+      await visit(foreign.slug, { 'user-agent': UA.desktopChrome });
+      await visit(mine.slug, { 'user-agent': UA.desktopChrome });
+      const tap = await visit(mine.slug, { 'user-agent': UA.instagramAndroid });
+      const token = /<meta name="linkhop-tap" content="([^"]+)">/.exec(tap.body)?.[1];
+      await h.app.inject({
+        method: 'POST',
+        url: '/api/public/tap',
+        headers: { 'content-type': 'text/plain' },
+        payload: JSON.stringify({ token, outcome: 'opened' }),
+      });
+      const read = async () =>
+        (await h.v1(apiKey, { method: 'GET', url: `/v1/links/stats?ids=${mine.id},${foreign.id}` })).json();
+      let body = await read();
+      for (let i = 0; i < 100 && body.stats?.[0]?.clicks !== 2; i++) {
+        await new Promise((resolve) => setTimeout(resolve, 50));
+        body = await read();
+      }
+      expect(body).toEqual({
+        days: 30,
+        stats: [
+          { linkId: mine.id, clicks: 2, appOpenRate: 1 },
+          { linkId: foreign.id, clicks: 0, appOpenRate: null },
+        ],
+      });
+      const bad = await h.v1(apiKey, { method: 'GET', url: '/v1/links/stats?ids=nope' });
+      expect(bad.statusCode).toBe(400);
+      expect(bad.json().message).toBe('ids are link ids, separated by commas');
+    });
+
     it('publishing stats needs full analytics (hero and up)', async () => {
       const { cookie } = await h.session({ email: `ps-${Date.now()}@example.com`, orgName: 'Small' });
       const refused = await h.app.inject({
