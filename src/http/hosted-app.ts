@@ -44,13 +44,13 @@ import {
   hostedRedirectRoutes,
 } from '../redirect/hosted-routes.js';
 import type { SocialAccountService } from '../social/accounts.js';
-import { linkListStatsRoutes, publicStatsApiRoutes, publicStatsPageRoutes } from '../stats/routes.js';
-import type { PublicStatsService } from '../stats/service.js';
 import type { AutomationService } from '../social/automations.js';
 import type { SocialIntake } from '../social/intake.js';
 import type { SweepCounts } from '../social/refresh.js';
 import { socialRoutes } from '../social/routes.js';
 import { socialInternalRoutes, socialPublicRoutes } from '../social/webhook-routes.js';
+import { linkListStatsRoutes, publicStatsApiRoutes, publicStatsPageRoutes } from '../stats/routes.js';
+import type { PublicStatsService } from '../stats/service.js';
 import { webhookRoutes } from '../webhooks/routes.js';
 import type { WebhookService } from '../webhooks/service.js';
 import { type DashboardAssets, dashboardRoutes } from './dashboard.js';

@@ -1,8 +1,8 @@
 import { type Kysely, type Selectable, sql, type Transaction } from 'kysely';
 import type { Store } from '../store/database.js';
 import { isUniqueViolation } from '../store/database.js';
-import { expiredSql } from './expiry-repo.js';
 import type { Database, LinkTable } from '../store/schema.js';
+import { expiredSql } from './expiry-repo.js';
 import type { AbVariant, LinkListFilter, Routing, SchedEntry, Utm } from './schema.js';
 
 /** A hosted link as stored, powers parsed. */

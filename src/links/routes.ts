@@ -3,9 +3,9 @@ import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { featureError } from '../errors.js';
 import { toAppError } from '../http/errors.js';
-import { plainValidationMessage, type ValidationIssue } from '../http/validation-messages.js';
 import { errorBody, errorResponses, idParams, operationIds } from '../http/schemas.js';
 import { orgOf } from '../http/v1-auth.js';
+import { plainValidationMessage, type ValidationIssue } from '../http/validation-messages.js';
 import { createLinkBody, linkSchema, listQuery, updateLinkBody } from './schema.js';
 import type { LinkService } from './service.js';
 

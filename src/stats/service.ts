@@ -1,7 +1,7 @@
 import { featuresOf, isTier } from '../accounts/plans.js';
+import type { OrgContext } from '../accounts/service.js';
 import { type AnalyticsService, rate } from '../analytics/service.js';
 import type { StatsRepo } from './repo.js';
-import type { OrgContext } from '../accounts/service.js';
 import type { LinkListStats, PublicStats } from './schema.js';
 
 /** The window of public stats: the last 30 days, today included. */

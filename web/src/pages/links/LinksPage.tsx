@@ -2,13 +2,10 @@ import { useEffect, useMemo, useState } from 'react';
 import { LINK_CAPS } from '../../../../src/accounts/plans.js';
 import type { Folder, Link } from '../../api/types';
 import {
-  Badge,
   Banner,
   Button,
   Card,
-  CopyButton,
   EmptyState,
-  formatDate,
   formatNumber,
   Loading,
   PageHeader,
