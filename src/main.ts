@@ -34,6 +34,7 @@ import { buildHostedApp } from './http/hosted-app.js';
 import { createLimits } from './http/limits.js';
 import { createMetrics } from './http/metrics.js';
 import { createClickRetention } from './jobs/click-retention.js';
+import { composeLinkExpiry } from './links/expiry.js';
 import { createPreviewService } from './links/preview.js';
 import { createLinkRepo } from './links/repo.js';
 import { createLinkService } from './links/service.js';
@@ -56,6 +57,8 @@ import { createAutomationService } from './social/automations.js';
 import type { SocialDeps } from './social/deps.js';
 import { createSocialIntake } from './social/intake.js';
 import { createRefreshSweep } from './social/refresh.js';
+import { createStatsRepo } from './stats/repo.js';
+import { createPublicStatsService } from './stats/service.js';
 import type { Store } from './store/database.js';
 import { logDbHealth } from './store/db-health.js';
 import { pingStore } from './store/health.js';
@@ -78,6 +81,8 @@ export interface Composed {
   app: FastifyInstance;
   /** The click sink's depth and spill (for /metrics); the database's state is `store.health`. */
   clickStats?(): ClickBufferStats;
+  /** One pass of the link.expired sweep now (hosted; it also runs every 20 s). */
+  sweepExpiry?(): Promise<void>;
   /** Closes the app and whatever the composition opened besides the store (Redis clients). */
   close(): Promise<void>;
   /** With REDIS_URL: whether Redis is reached now and which rate limit decides (for /health, /metrics). */
@@ -206,6 +211,8 @@ export async function composeHosted(
       await accounts.reapplyLinkCap(ctx.orgId, ctx.tier);
     },
   });
+  // Campaign end dates and click limits (issue #20): the click counter and the link.expired sweep.
+  const linkExpiry = composeLinkExpiry({ store, linkRepo, links, events, cache, logger });
   const classify = createVisitorClassifier();
   const nonce = createNonceSource();
   // Analytics: clicks leave the request path through a buffer written in batches; taps redeem once.
@@ -319,6 +326,7 @@ export async function composeHosted(
     now: Date.now,
     random: Math.random,
     escapeMatrix,
+    expiry: linkExpiry,
   };
   const app = await buildHostedApp({
     web: loadDashboardAssets(config.dashboardDir ?? defaultDashboardDir()),
@@ -366,6 +374,7 @@ export async function composeHosted(
     }),
     webhooks,
     analytics,
+    publicStats: createPublicStatsService({ repo: createStatsRepo(store), analytics }),
     bio,
     mediaKit,
     social: {
@@ -403,12 +412,15 @@ export async function composeHosted(
   if (config.analytics) bandit.start();
   deliveries.start();
   broadcastWorker?.start();
+  linkExpiry.start();
   return {
     app,
     clickStats: () => clicks.stats(),
+    sweepExpiry: () => linkExpiry.sweep(),
     ...(redis ? { redis: { health: redis.health, rateLimitMode: () => limits.mode() } } : {}),
     async close() {
       await app.close();
+      await linkExpiry.stop();
       await socialIntake.drain();
       // Every click buffered so far is written before the store closes: none is lost on a clean shutdown.
       await clicks.stop();

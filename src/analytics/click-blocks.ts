@@ -8,7 +8,7 @@ import type { ClickRow } from './rollups.js';
  * read anyway. Only the clicks list and the export read raw clicks, and they unpack a few blocks.
  *
  * A tuple is `[dt, bot, variant, routed, country, city, device, sourceApp, referrerHost, platformKey,
- * tapId]`, `dt` being milliseconds after the block's `first_at`, with trailing nulls left out. A click's
+ * tapId, expired]`, `dt` being milliseconds after the block's `first_at`, with trailing nulls left out. A click's
  * id is `<block id>-<index in the block>`: stable, unique, and in recording order within a block.
  */
 
@@ -36,6 +36,8 @@ export interface StoredClick {
   referrerHost: string | null;
   platformKey: string | null;
   tapId: string | null;
+  /** A visit to an expired link, re-pointed to its expired URL (issue #20). */
+  expired: boolean;
 }
 
 /**
@@ -56,13 +58,16 @@ function tupleJson(row: ClickRow, firstAt: number, quoted: (text: string) => str
   ];
   let json = `[${row.at - firstAt},${row.bot}`;
   let last = rest.length - 1;
-  if (row.tap_id === null) while (last >= 0 && rest[last] === null) last -= 1;
+  const expired = row.expired === 1;
+  if (row.tap_id === null && !expired) while (last >= 0 && rest[last] === null) last -= 1;
   for (let i = 0; i <= last; i++) {
     const value = rest[i] ?? null;
     json += value === null ? ',null' : typeof value === 'number' ? `,${value}` : `,${quoted(value)}`;
   }
   // Tap ids are unique per click: escaped as they come, never cached.
-  return row.tap_id === null ? `${json}]` : `${json},${JSON.stringify(row.tap_id)}]`;
+  const tap = row.tap_id === null ? 'null' : JSON.stringify(row.tap_id);
+  if (expired) return `${json},${tap},1]`;
+  return row.tap_id === null ? `${json}]` : `${json},${tap}]`;
 }
 
 /** A batch's clicks as blocks, one per link, each in recording order. */
@@ -123,6 +128,7 @@ export function unpackBlock(block: number, firstAt: number, data: string): Store
     referrerHost: text(tuple[8]),
     platformKey: text(tuple[9]),
     tapId: text(tuple[10]),
+    expired: tuple[11] === 1,
   }));
 }
 

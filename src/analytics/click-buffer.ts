@@ -23,6 +23,8 @@ export interface ClickInput {
   tapId: string | null;
   /** The escape strategy of the page served (per-cell rollups); absent or null without a page. */
   strategy?: EscapeStrategy | null;
+  /** A visit to an expired link, re-pointed to its expired URL (issue #20): its outcome is `expired`. */
+  expired?: boolean;
 }
 
 export interface BufferLogger {

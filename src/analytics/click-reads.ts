@@ -14,6 +14,10 @@ const BLOCKS_PER_READ = 32;
 /** Tap ids per outcome lookup (well under SQLite's parameter limit). */
 const TAPS_PER_LOOKUP = 500;
 
+/** A visit to an expired link is `expired`; else its tap's reported outcome, when there is one. */
+const outcomeOfClick = (click: StoredClick, reported: Map<string, string>): string | null =>
+  click.expired ? 'expired' : click.tapId === null ? null : (reported.get(click.tapId) ?? null);
+
 const newestFirst = (a: StoredClick, b: StoredClick): number => oldestFirst(b, a);
 
 export interface ListedClick {
@@ -100,7 +104,7 @@ export function createClickReads(
         city: click.city,
         device: click.device,
         tap_id: click.tapId,
-        outcome: click.tapId === null ? null : (reported.get(click.tapId) ?? null),
+        outcome: outcomeOfClick(click, reported),
       }));
     },
 
@@ -123,7 +127,7 @@ export function createClickReads(
             link_id: click.linkId,
             slug: click.slug,
             ...clickColumns(click),
-            outcome: click.tapId === null ? null : (reported.get(click.tapId) ?? null),
+            outcome: outcomeOfClick(click, reported),
           }));
         }
       }

@@ -43,6 +43,8 @@ const DEVICE_CODE: Record<string, number> = { ios: 0, android: 1, desktop: 2, ot
 const MAX_VARIANT = 30;
 /** The escape page's strategy in bits 16-18 of the head word, +1 so that 0 means none (no page). */
 const STRATEGY_CODE = new Map<string, number>(ESCAPE_STRATEGIES.map((strategy, i) => [strategy, i + 1]));
+/** Head word bit of a visit to an expired link (issue #20). */
+const EXPIRED_BIT = 1 << 20;
 
 /** Past this many distinct strings the dictionary starts over (cities and referrers are open-ended). */
 export const MAX_DICTIONARY = 50_000;
@@ -217,7 +219,8 @@ export function createClickRingWriter(buffer: SharedArrayBuffer, options: ClickR
           ((click.bot ? 1 : 0) << 8) |
           ((DEVICE_CODE[click.device] ?? 3) << 9) |
           (variant << 11) |
-          (strategy << 16)) >>>
+          (strategy << 16) |
+          (click.expired ? EXPIRED_BIT : 0)) >>>
           0,
       );
       put(Math.floor(click.at / 0x1_0000_0000));
@@ -311,6 +314,7 @@ export function createClickRingReader(buffer: SharedArrayBuffer, dictionary: [nu
             platformKey: optional(take(), 'platformKey'),
             tapId: take() === TRANSIENT ? transient : null,
             strategy: strategy === 0 ? null : (ESCAPE_STRATEGIES[strategy - 1] ?? null),
+            ...((head & EXPIRED_BIT) !== 0 ? { expired: true } : {}),
           });
           clicks += 1;
         } else {

@@ -128,6 +128,8 @@ export interface ClickRow {
   tap_id: string | null;
   /** The escape strategy of the page served (escape-cells.ts); rolled up, never stored raw. */
   strategy?: string | null;
+  /** 1 for a visit to an expired link (issue #20), kept in the raw block: its outcome is `expired`. */
+  expired?: 0 | 1;
 }
 
 const COUNTRY = /^[A-Za-z]{2}$/;
@@ -149,6 +151,7 @@ export function toRow(click: ClickInput): ClickRow {
     platform_key: cut(click.platformKey, 32),
     tap_id: cut(click.tapId, 36),
     strategy: click.strategy ?? null,
+    expired: click.expired ? 1 : 0,
   };
 }
 

@@ -14,6 +14,24 @@ export interface LinkPowers {
   routing: { ios?: string; android?: string; desktop?: string; geo?: Record<string, string> } | null;
   ab: { u: string; w: number }[] | null;
   sched: { from: number; url: string }[] | null;
+  /** Campaign end (ISO 8601) and click limit: once either is reached every visit goes to expiredUrl. */
+  expiresAt?: string | null;
+  expiredUrl?: string | null;
+  maxClicks?: number | null;
+  /** Human clicks counted so far against maxClicks. */
+  clickCount?: number;
+}
+
+/** A link's expiry as compiled: absent (null) for the links that have none, nearly all of them. */
+export interface CompiledExpiry {
+  /** Epoch milliseconds of the end date, or null. */
+  at: number | null;
+  /** Null when there is no limit; counting then never happens. */
+  maxClicks: number | null;
+  /** True when the limit was already reached when the link was loaded. */
+  reached: boolean;
+  /** Where an expired link sends everyone: a plain redirect (no app target, so never an escape page). */
+  destination: CompiledDestination;
 }
 
 export interface CompiledLink {
@@ -26,6 +44,7 @@ export interface CompiledLink {
     byOs: Partial<Record<Os, CompiledDestination>>;
     byCountry: ReadonlyMap<string, CompiledDestination>;
   } | null;
+  expiry: CompiledExpiry | null;
 }
 
 export interface Choice {
@@ -102,7 +121,43 @@ export function compileLink(
     if (Object.keys(byOs).length > 0 || byCountry.size > 0) routing = { byOs, byCountry };
   }
 
-  return { fallback: compile(powers.destination), sched, ab, routing };
+  return { fallback: compile(powers.destination), sched, ab, routing, expiry: compileExpiry(powers) };
+}
+
+function compileExpiry(powers: LinkPowers): CompiledExpiry | null {
+  const { expiresAt, expiredUrl, maxClicks } = powers;
+  if (!expiredUrl || (!expiresAt && !maxClicks)) return null;
+  const at = expiresAt ? Date.parse(expiresAt) : Number.NaN;
+  const limit = maxClicks ?? null;
+  return {
+    at: Number.isFinite(at) ? at : null,
+    maxClicks: limit,
+    reached: limit !== null && (powers.clickCount ?? 0) >= limit,
+    destination: { location: new URL(expiredUrl).href, target: null },
+  };
+}
+
+/** Expired as of `nowMs`: the end date has passed or the counted human clicks reached the limit. */
+export function isExpired(
+  link: { expiresAt: string | null; maxClicks: number | null; clickCount: number },
+  nowMs: number,
+): boolean {
+  const byTime = link.expiresAt !== null && Date.parse(link.expiresAt) <= nowMs;
+  return byTime || (link.maxClicks !== null && link.clickCount >= link.maxClicks);
+}
+
+/**
+ * What a visit to a link does about its expiry: `open` (nothing to do), `expired` (redirect everyone to
+ * the expired URL), or `counted` (a limit not yet reached: a person's click is counted first, atomically
+ * across instances; bots and previews are served without counting).
+ */
+export type ExpiryState = 'open' | 'counted' | 'expired';
+
+export function expiryStateOf(link: CompiledLink, nowMs: number): ExpiryState {
+  const expiry = link.expiry;
+  if (expiry === null) return 'open';
+  if (expiry.reached || (expiry.at !== null && nowMs >= expiry.at)) return 'expired';
+  return expiry.maxClicks === null ? 'open' : 'counted';
 }
 
 /**

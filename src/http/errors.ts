@@ -2,6 +2,7 @@ import type { FastifyError, FastifyReply, FastifyRequest } from 'fastify';
 import { hasZodFastifySchemaValidationErrors } from 'fastify-type-provider-zod';
 import { AppError, appError } from '../errors.js';
 import { isConnectionError } from '../store/db-errors.js';
+import { formatBytes, plainValidationMessage } from './validation-messages.js';
 
 /** Seconds a client is told to wait when the database is away: about how long a blip lasts. */
 export const UNAVAILABLE_RETRY_AFTER_SECONDS = 5;
@@ -26,21 +27,18 @@ function zodIssues(validation: ValidationEntry[]) {
   }));
 }
 
-/** Maps anything thrown to the spec's error body; a stack trace never leaves the process. */
-export function toAppError(error: unknown): AppError {
+/**
+ * Maps anything thrown to the spec's error body; a stack trace never leaves the process. `bodyLimit` is the
+ * route's, so that a 413 says what the limit is.
+ */
+export function toAppError(error: unknown, request?: { bodyLimit?: number | undefined }): AppError {
   if (error instanceof AppError) return error;
   if (hasZodFastifySchemaValidationErrors(error)) {
     const context = (error as { validationContext?: string }).validationContext;
     const issues = zodIssues(error.validation as unknown as ValidationEntry[]);
-    const first = issues[0];
-    const where = first && first.path.length > 0 ? `${first.path.join('.')}: ` : '';
-    return appError(
-      context === 'body' ? 'invalid_body' : 'invalid_query',
-      `${where}${first?.message ?? 'Invalid'}`,
-      {
-        issues,
-      },
-    );
+    return appError(context === 'body' ? 'invalid_body' : 'invalid_query', plainValidationMessage(issues), {
+      issues,
+    });
   }
   const fastifyError = error as FastifyError;
   switch (fastifyError.code) {
@@ -48,7 +46,12 @@ export function toAppError(error: unknown): AppError {
     case 'FST_ERR_CTP_EMPTY_JSON_BODY':
       return appError('invalid_json');
     case 'FST_ERR_CTP_BODY_TOO_LARGE':
-      return appError('payload_too_large');
+      return appError(
+        'payload_too_large',
+        request?.bodyLimit
+          ? `The request body is larger than the ${formatBytes(request.bodyLimit)} limit`
+          : undefined,
+      );
     case 'FST_ERR_CTP_INVALID_MEDIA_TYPE':
       return appError('unsupported_media_type');
   }
@@ -71,7 +74,7 @@ export function hostedErrorHandler(
   request: FastifyRequest,
   reply: FastifyReply,
 ): FastifyReply {
-  const appErr = toAppError(error);
+  const appErr = toAppError(error, { bodyLimit: request.routeOptions.bodyLimit });
   // An outage is logged once by the pool's health tracker, not once per request that met it.
   if (appErr.status >= 500 && appErr.code !== 'unavailable')
     request.log.error({ err: error }, 'request failed');

@@ -44,6 +44,8 @@ import type { SocialIntake } from '../social/intake.js';
 import type { SweepCounts } from '../social/refresh.js';
 import { socialRoutes } from '../social/routes.js';
 import { socialInternalRoutes, socialPublicRoutes } from '../social/webhook-routes.js';
+import { linkListStatsRoutes, publicStatsApiRoutes, publicStatsPageRoutes } from '../stats/routes.js';
+import type { PublicStatsService } from '../stats/service.js';
 import { webhookRoutes } from '../webhooks/routes.js';
 import type { WebhookService } from '../webhooks/service.js';
 import { type DashboardAssets, dashboardRoutes } from './dashboard.js';
@@ -77,6 +79,8 @@ export interface HostedAppDeps {
   previews: PreviewService;
   webhooks: WebhookService;
   analytics: AnalyticsService;
+  /** Public link stats (issue #20). */
+  publicStats: PublicStatsService;
   bio: BioService;
   mediaKit: MediaKitService;
   social: {
@@ -189,11 +193,18 @@ export async function buildHostedApp(deps: HostedAppDeps): Promise<FastifyInstan
     });
   }
 
+  const statsDeps = {
+    stats: deps.publicStats,
+    lookupHost: (host: string | undefined) => deps.redirect.cache.lookupHost(host),
+    baseUrl: deps.baseUrl,
+    nonce: deps.redirect.nonce,
+  };
   await app.register(
     async (v1) => {
       registerV1Auth(v1, deps.v1Auth);
       await v1.register(meRoutes);
       await v1.register(linkRoutes, { links: deps.links });
+      await v1.register(linkListStatsRoutes, { stats: deps.publicStats });
       await v1.register(folderRoutes, { folders: deps.folders });
       await v1.register(domainRoutes, { domains: deps.domains });
       await v1.register(pixelRoutes, { pixels: deps.pixels });
@@ -214,9 +225,11 @@ export async function buildHostedApp(deps: HostedAppDeps): Promise<FastifyInstan
       await api.register(dashboardAccountRoutes, deps.dashboard);
       await api.register(publicBioRoutes, { bio: deps.bio });
       await api.register(publicMediaKitRoutes, { mediaKit: deps.mediaKit });
+      await api.register(publicStatsApiRoutes, statsDeps);
       await api.register(async (authed) => {
         authed.addHook('onRequest', requireSession(deps.dashboard.accounts));
         await authed.register(linkRoutes, { links: deps.links, operationPrefix: 'dashboard' });
+        await authed.register(linkListStatsRoutes, { stats: deps.publicStats, operationPrefix: 'dashboard' });
         await authed.register(qrRoutes, { links: deps.links, operationId: 'dashboardGetLinkQr' });
         await authed.register(previewRoutes, { previews: deps.previews, operationPrefix: 'dashboard' });
         await authed.register(folderRoutes, { folders: deps.folders, operationPrefix: 'dashboard' });
@@ -262,6 +275,7 @@ export async function buildHostedApp(deps: HostedAppDeps): Promise<FastifyInstan
     nonce: deps.redirect.nonce,
     baseUrl: deps.baseUrl,
   });
+  await app.register(publicStatsPageRoutes, statsDeps);
   await app.register(receiptKeyRoutes, { receipts: deps.receipts });
   await app.register(dashboardRoutes, { assets: deps.web });
   await app.register(hostedRedirectRoutes, {

@@ -3,6 +3,7 @@ import { groupsOf, lockGroups, moveLinkGroups } from '../analytics/group-rollups
 import type { Store } from '../store/database.js';
 import { isUniqueViolation } from '../store/database.js';
 import type { Database, LinkTable } from '../store/schema.js';
+import { expiredSql } from './expiry-repo.js';
 import type { AbVariant, LinkListFilter, Routing, SchedEntry, Utm } from './schema.js';
 
 /** A hosted link as stored, powers parsed. */
@@ -25,6 +26,15 @@ export interface LinkRecord {
   captureEmails: boolean;
   tags: string[];
   pixelIds: string[];
+  /** Campaign end (ISO 8601 UTC), where the link re-points once expired, and its human-click limit. */
+  expiresAt: string | null;
+  expiredUrl: string | null;
+  maxClicks: number | null;
+  /** Human clicks counted against maxClicks; written only by the click counter and a cleared limit. */
+  clickCount: number;
+  /** When link.expired was claimed (null while not expired); written only by claimExpiry and un-expiring. */
+  expiredAt: string | null;
+  publicStats: boolean;
   createdAt: string;
   updatedAt: string;
 }
@@ -59,6 +69,10 @@ function toColumns(link: LinkRecord) {
     password_hash: link.passwordHash,
     folder_id: link.folderId,
     capture_emails: link.captureEmails ? 1 : 0,
+    expires_at: link.expiresAt,
+    expired_url: link.expiredUrl,
+    max_clicks: link.maxClicks,
+    public_stats: link.publicStats ? 1 : 0,
     created_at: link.createdAt,
     updated_at: link.updatedAt,
   };
@@ -83,6 +97,12 @@ function fromRow(row: Selectable<LinkTable>, tags: string[], pixelIds: string[])
     captureEmails: Number(row.capture_emails) === 1,
     tags,
     pixelIds,
+    expiresAt: row.expires_at,
+    expiredUrl: row.expired_url,
+    maxClicks: row.max_clicks === null ? null : Number(row.max_clicks),
+    clickCount: Number(row.click_count),
+    expiredAt: row.expired_at,
+    publicStats: Number(row.public_stats) === 1,
     createdAt: row.created_at,
     updatedAt: row.updated_at,
   };
@@ -153,6 +173,21 @@ async function groupsBefore(
   return groupsOf(row?.folder_id ?? null, row ? tags.map((t) => t.tag) : []);
 }
 
+/**
+ * The counter and the claim are written by visits and the sweep, never from a record read earlier (a
+ * click between the read and the write would be lost). An edit only clears them: the count when the limit
+ * is cleared, the claim when the new values leave the link unexpired, decided in SQL on the current count.
+ */
+function expiryBookkeeping(link: LinkRecord) {
+  const count = link.maxClicks === null ? { click_count: 0 } : {};
+  // Still expired by its end date: the claim stands.
+  if (link.expiresAt !== null && link.expiresAt <= link.updatedAt) return count;
+  if (link.maxClicks === null) return { ...count, expired_at: null };
+  return {
+    expired_at: sql<string | null>`case when click_count >= ${link.maxClicks} then expired_at else null end`,
+  };
+}
+
 /** More work in the same transaction as a link write (its webhook events' outbox rows). */
 export type WithinWrite = (trx: Transaction<Database>) => Promise<unknown>;
 
@@ -183,7 +218,7 @@ export function createLinkRepo(store: Store) {
           const { id, org_id, created_at, ...columns } = toColumns(link);
           await trx
             .updateTable('links')
-            .set(columns)
+            .set({ ...columns, ...expiryBookkeeping(link) })
             .where('id', '=', id)
             .where('org_id', '=', org_id)
             .execute();
@@ -210,17 +245,22 @@ export function createLinkRepo(store: Store) {
     },
 
     /**
-     * Live (unarchived) links, newest first; all of them when no page is asked for. `q`, `tag` and
-     * `folderId` narrow the list in SQL before the page is cut, so pages stay consistent.
+     * Live (or, with `archived`, archived) links, newest first; all of them when no page is asked for.
+     * `q`, `tag`, `folderId` and `expired` narrow the list in SQL before the page is cut, so pages stay
+     * consistent.
      */
-    async list(orgId: string, page: LinkListFilter): Promise<LinkRecord[]> {
+    async list(orgId: string, page: LinkListFilter & { now: string }): Promise<LinkRecord[]> {
       let query = db
         .selectFrom('links')
         .selectAll()
         .where('org_id', '=', orgId)
-        .where('archived_at', 'is', null)
+        .where('archived_at', page.archived ? 'is not' : 'is', null)
         .orderBy('created_at', 'desc')
         .orderBy('id', 'desc');
+      if (page.expired !== undefined) {
+        const expired = expiredSql(page.now);
+        query = query.where(page.expired ? expired : sql<boolean>`not ${expired}`);
+      }
       if (page.q) {
         // LIKE with its wildcards escaped, both sides lower-cased: the same answer on SQLite and PostgreSQL.
         const pattern = `%${page.q.toLowerCase().replace(/[\\%_]/g, (char) => `\\${char}`)}%`;

@@ -5,6 +5,7 @@ import { featureError } from '../errors.js';
 import { toAppError } from '../http/errors.js';
 import { errorBody, errorResponses, idParams, operationIds } from '../http/schemas.js';
 import { orgOf } from '../http/v1-auth.js';
+import { plainValidationMessage, type ValidationIssue } from '../http/validation-messages.js';
 import { createLinkBody, linkSchema, listQuery, updateLinkBody } from './schema.js';
 import type { LinkService } from './service.js';
 
@@ -32,8 +33,10 @@ export async function linkRoutes(
         summary: 'List links',
         tags: ['links'],
         description:
-          'Live links, newest first. `q` matches a case-insensitive substring of the slug or the destination, ' +
-          '`tag` an exact tag and `folderId` a folder; filters combine, and `limit`/`offset` page the result.',
+          'Live links, newest first (`archived=true`: the archived ones instead). `q` matches a ' +
+          'case-insensitive substring of the slug or the destination, `tag` an exact tag, `folderId` a ' +
+          'folder and `expired=true|false` whether the link is expired; filters combine, and ' +
+          '`limit`/`offset` page the result.',
         querystring: listQuery,
         response: { 200: z.object({ links: z.array(linkSchema) }), ...errorResponses(400) },
       },
@@ -76,13 +79,8 @@ export async function linkRoutes(
       for (const item of request.body.links) {
         const parsed = createLinkBody.safeParse(item);
         if (!parsed.success) {
-          const first = parsed.error.issues[0];
-          const where = first && first.path.length > 0 ? `${first.path.join('.')}: ` : '';
-          results.push({
-            error: 'invalid_body',
-            message: `${where}${first?.message ?? 'Invalid'}`,
-            issues: parsed.error.issues,
-          });
+          const issues = parsed.error.issues as unknown as ValidationIssue[];
+          results.push({ error: 'invalid_body', message: plainValidationMessage(issues), issues });
           continue;
         }
         try {
@@ -138,5 +136,20 @@ export async function linkRoutes(
       },
     },
     async (request) => links.archive(orgOf(request), request.params.id),
+  );
+
+  r.post(
+    '/links/:id/unarchive',
+    {
+      schema: {
+        operationId: op('unarchiveLink'),
+        tags: ['links'],
+        description:
+          'Restores an archived link to the live list; it counts against the plan’s link cap again.',
+        params: idParams,
+        response: { 200: linkSchema, ...errorResponses(403, 404) },
+      },
+    },
+    async (request) => links.unarchive(orgOf(request), request.params.id),
   );
 }

@@ -24,6 +24,8 @@ export const RESERVED_SLUGS = new Set([
   'metrics',
 ]);
 const MAX_URL = 4096;
+/** The largest click limit an integer column holds on both dialects. */
+export const MAX_CLICK_LIMIT = 2_147_483_647;
 const httpUrl = (message: string) => urlField({ message, max: MAX_URL });
 
 export const slugSchema = z
@@ -129,6 +131,18 @@ const writableFields = {
   ab: abSchema.nullable(),
   sched: schedSchema.nullable(),
   password: z.string().min(1).max(200).nullable(),
+  // Campaign end date and click limit (issue #20): an expired link re-points to expiredUrl, never breaks.
+  expiresAt: z.iso
+    .datetime({ offset: true, message: 'expiresAt must be an ISO 8601 date-time, e.g. 2026-06-30T23:59:59Z' })
+    .nullable(),
+  expiredUrl: httpUrl('expiredUrl must be a valid http(s) URL').nullable(),
+  maxClicks: z
+    .number({ message: 'maxClicks must be a whole number of at least 1' })
+    .int('maxClicks must be a whole number of at least 1')
+    .min(1, 'maxClicks must be a whole number of at least 1')
+    .max(MAX_CLICK_LIMIT, `maxClicks is at most ${MAX_CLICK_LIMIT}`)
+    .nullable(),
+  publicStats: z.boolean(),
 };
 
 const linkFields = z
@@ -165,6 +179,13 @@ export const linkSchema = z.object({
   folderId: z.string().nullable(),
   pixelIds: z.array(z.string()),
   captureEmails: z.boolean(),
+  expiresAt: z.string().nullable(),
+  expiredUrl: z.string().nullable(),
+  maxClicks: z.number().int().nullable(),
+  /** Read-only: the end date has passed or the human clicks reached maxClicks; visits go to expiredUrl. */
+  expired: z.boolean(),
+  publicStats: z.boolean(),
+  archived: z.boolean(),
   createdAt: z.string(),
   updatedAt: z.string(),
 });
@@ -179,6 +200,12 @@ const filterText = (max: number, message: string) =>
     .optional()
     .transform((value) => (value ? value : undefined));
 
+const booleanFilter = (name: string) =>
+  z
+    .enum(['true', 'false'], { message: `${name} is true or false` })
+    .optional()
+    .transform((value) => (value === undefined ? undefined : value === 'true'));
+
 export const listQuery = z
   .object({
     limit: z.coerce.number().int().min(1).max(200, '`limit` is at most 200').optional(),
@@ -189,6 +216,10 @@ export const listQuery = z
     tag: filterText(64, 'Tags are 1 to 64 characters'),
     /** Links in this folder. */
     folderId: z.uuid('`folderId` must be a folder id').optional(),
+    /** true lists archived links instead of live ones. */
+    archived: booleanFilter('archived'),
+    /** true: only expired links; false: only links still going to their destination. */
+    expired: booleanFilter('expired'),
   })
   .strict();
 
@@ -200,4 +231,6 @@ export interface LinkListFilter {
   q?: string | undefined;
   tag?: string | undefined;
   folderId?: string | undefined;
+  archived?: boolean | undefined;
+  expired?: boolean | undefined;
 }

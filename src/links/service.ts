@@ -2,6 +2,7 @@ import type { Feature } from '../accounts/plans.js';
 import { LINK_CAPS } from '../accounts/plans.js';
 import { hashPassword } from '../accounts/secrets.js';
 import type { OrgContext } from '../accounts/service.js';
+import { isExpired } from '../core/link-compile.js';
 import type { PlatformTable } from '../core/platforms/index.js';
 import type { RandomBytes } from '../core/slugs.js';
 import { generateSlug } from '../core/slugs.js';
@@ -38,6 +39,8 @@ function requiredFeatures(input: UpdateLinkInput): Feature[] {
   if (input.folderId) needs.push('folders');
   if (input.pixelIds && input.pixelIds.length > 0) needs.push('pixelInjection');
   if (input.captureEmails === true) needs.push('audienceCapture');
+  // Public stats show the owner's full analytics: a plan without them has nothing to publish.
+  if (input.publicStats === true) needs.push('fullAnalytics');
   if (input.ab) needs.push('abTesting');
   if (input.sched && input.sched.length > 0) needs.push('scheduledLinks');
   if (input.password) needs.push('passwordLinks');
@@ -74,6 +77,12 @@ export function createLinkService(deps: LinkServiceDeps) {
     folderId: link.folderId,
     pixelIds: link.pixelIds,
     captureEmails: link.captureEmails,
+    expiresAt: link.expiresAt,
+    expiredUrl: link.expiredUrl,
+    maxClicks: link.maxClicks,
+    expired: isExpired(link, deps.now().getTime()),
+    publicStats: link.publicStats,
+    archived: link.archivedAt !== null,
     createdAt: link.createdAt,
     updatedAt: link.updatedAt,
   });
@@ -132,7 +141,19 @@ export function createLinkService(deps: LinkServiceDeps) {
     }
     if (input.password !== undefined)
       next.passwordHash = input.password === null ? null : await hashPassword(input.password);
+    if (input.expiresAt !== undefined)
+      next.expiresAt = input.expiresAt === null ? null : new Date(input.expiresAt).toISOString();
+    if (input.expiredUrl !== undefined) next.expiredUrl = input.expiredUrl;
+    if (input.maxClicks !== undefined) next.maxClicks = input.maxClicks;
+    if (input.publicStats !== undefined) next.publicStats = input.publicStats;
     if (next.ab && next.routing) throw appError('ab_routing_conflict');
+    if ((next.expiresAt !== null || next.maxClicks !== null) && next.expiredUrl === null) {
+      const set = next.expiresAt !== null ? 'expiresAt' : 'maxClicks';
+      throw validationError(
+        'expiredUrl',
+        `expiredUrl is required when ${set} is set: where visits go once the link expires`,
+      );
+    }
     return next;
   }
 
@@ -201,6 +222,12 @@ export function createLinkService(deps: LinkServiceDeps) {
         captureEmails: false,
         tags: [],
         pixelIds: [],
+        expiresAt: null,
+        expiredUrl: null,
+        maxClicks: null,
+        clickCount: 0,
+        expiredAt: null,
+        publicStats: false,
         createdAt: now,
         updatedAt: now,
       };
@@ -214,7 +241,8 @@ export function createLinkService(deps: LinkServiceDeps) {
     },
 
     async list(ctx: OrgContext, page: LinkListFilter): Promise<Link[]> {
-      return (await repo.list(ctx.orgId, page)).map((link) => present(ctx, link));
+      const now = deps.now().toISOString();
+      return (await repo.list(ctx.orgId, { ...page, now })).map((link) => present(ctx, link));
     },
 
     async update(ctx: OrgContext, id: string, input: UpdateLinkInput): Promise<Link> {
@@ -243,6 +271,17 @@ export function createLinkService(deps: LinkServiceDeps) {
         await deps.reapplyLinkCap(ctx);
       }
       return { archived: true, note: 'The link is hidden from lists and keeps redirecting.' };
+    },
+
+    /** Brings an archived link back to the live list; it takes a slot under the plan's link cap again. */
+    async unarchive(ctx: OrgContext, id: string): Promise<Link> {
+      const current = await load(ctx, id);
+      if (current.archivedAt === null) return present(ctx, current);
+      if ((await repo.countLive(ctx.orgId)) >= LINK_CAPS[ctx.tier]) throw appError('link_cap_reached');
+      const restored = { ...current, archivedAt: null, updatedAt: deps.now().toISOString() };
+      await writeWithEvent(ctx, (within) => repo.update(restored, within), 'link.updated', restored);
+      deps.invalidate(restored.host, restored.slug);
+      return present(ctx, restored);
     },
   };
 }

@@ -5,7 +5,7 @@ import type { TapIssue } from '../analytics/tap-tokens.js';
 import { cityOf, referrerHostOf } from '../analytics/visit.js';
 import { renderCaptureForm } from '../audience/capture-form.js';
 import type { EscapeStrategy } from '../core/escape/index.js';
-import { chooseDestination } from '../core/link-compile.js';
+import { chooseDestination, expiryStateOf } from '../core/link-compile.js';
 import { fallbackPageCsp, renderFallbackPage } from '../core/pages/fallback-page.js';
 import { passwordPageCsp, renderPasswordPage } from '../core/pages/password-page.js';
 import type { PlatformTable } from '../core/platforms/index.js';
@@ -16,6 +16,7 @@ import type { RateLimiter } from '../http/rate-limit.js';
 import { contentResponse, emptyResponse } from '../http/schemas.js';
 import type { LinkRepo } from '../links/repo.js';
 import { isConnectionError } from '../store/db-errors.js';
+import { clickLimitReached, expiredVisit, type RedirectExpiryDeps } from './expiry.js';
 import { type FastPath, slugOfRequest } from './fast-path.js';
 import type { HostedLinkCache, HostedLinkEntry } from './link-cache.js';
 import { createLinkLoader, LinkLookupFailed } from './link-loader.js';
@@ -28,7 +29,7 @@ import {
   writeVisitResponse,
 } from './respond.js';
 
-export interface HostedRedirectDeps {
+export interface HostedRedirectDeps extends RedirectExpiryDeps {
   links: Pick<LinkRepo, 'findForRedirect'>;
   table: PlatformTable;
   respondToVisit: VisitResponder;
@@ -171,11 +172,19 @@ export async function hostedRedirectRoutes(app: FastifyInstance, deps: HostedRed
       throw error;
     }
     if (!entry) return unclaimed ? unclaimed(reply) : sendNotFoundPage(reply);
+    // Expiry (issue #20): an expired link re-points everyone, before any password; a limited one counts
+    // a person's click after the password gate, since only a visit that reaches the destination counts.
+    const expiry = expiryStateOf(entry.link, deps.now());
+    const expired = () =>
+      expiredVisit(deps, request.headers, entry, countryOf(request.headers[deps.geoHeader]));
+    if (expiry === 'expired') return sendVisitResponse(reply, expired());
     if (entry.passwordHash !== null) {
       const cookie = readCookie(request.headers.cookie, passwordCookieName(entry.id));
       if (!deps.passwordCookies.verify(entry.id, entry.passwordHash, cookie))
         return sendPasswordForm(reply, entry, 200);
     }
+    if (expiry === 'counted' && (await clickLimitReached(deps, request.headers, entry)))
+      return sendVisitResponse(reply, expired());
     return sendVisitResponse(reply, visitEntry(deps, request.headers, entry));
   });
 
@@ -187,6 +196,9 @@ export async function hostedRedirectRoutes(app: FastifyInstance, deps: HostedRed
     async (request, reply) => {
       const entry = await load(request);
       if (!entry) return sendNotFoundPage(reply);
+      const expired = entry.link.expiry?.destination;
+      if (expired && expiryStateOf(entry.link, deps.now()) === 'expired')
+        return sendVisitResponse(reply, deps.respondToVisit(request.headers, expired));
       if (entry.passwordHash !== null) {
         const cookie = readCookie(request.headers.cookie, passwordCookieName(entry.id));
         if (!deps.passwordCookies.verify(entry.id, entry.passwordHash, cookie))
@@ -352,7 +364,15 @@ export function createHostedFastPath(deps: HostedRedirectDeps): FastPath {
     const slug = slugOfRequest(req);
     if (slug === null) return false;
     const entry = deps.cache.get(deps.cache.lookupHost(req.headers.host), slug);
-    if (entry === undefined || entry.passwordHash !== null) return false;
+    if (entry === undefined) return false;
+    // Expired links are answered here too; a limited one counts its clicks asynchronously, in the routes.
+    const expiry = entry.link.expiry === null ? 'open' : expiryStateOf(entry.link, deps.now());
+    if (expiry === 'expired') {
+      const country = countryOf(req.headers[deps.geoHeader]);
+      writeVisitResponse(req.method, res, expiredVisit(deps, req.headers, entry, country));
+      return true;
+    }
+    if (entry.passwordHash !== null || expiry === 'counted') return false;
     writeVisitResponse(req.method, res, visitEntry(deps, req.headers, entry));
     return true;
   };

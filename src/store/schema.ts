@@ -52,6 +52,15 @@ export interface LinkTable {
   folder_id: string | null;
   capture_emails: Generated<number>;
   read_only: Generated<number>;
+  /** Migration 020: the campaign end (ISO 8601 UTC), where an expired link re-points, its click limit. */
+  expires_at: string | null;
+  expired_url: string | null;
+  max_clicks: number | null;
+  /** Human clicks counted against max_clicks (only while a limit is set). */
+  click_count: Generated<number>;
+  /** When link.expired was claimed; null while the link is not expired. */
+  expired_at: string | null;
+  public_stats: Generated<number>;
 }
 
 export interface UserTable {

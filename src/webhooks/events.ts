@@ -1,11 +1,13 @@
 /**
- * The seven webhook events (hosted-service.md section 6). Their own module, free of Zod, so the dashboard
+ * The webhook events: hosted-service.md section 6's seven, and link.expired (issue #20: once, when a
+ * link's end date passes or its click limit is reached). Their own module, free of Zod, so the dashboard
  * can import the list without bundling the validation library.
  */
 export const WEBHOOK_EVENTS = [
   'link.created',
   'link.updated',
   'link.archived',
+  'link.expired',
   'app.opened',
   'app.browser',
   'app.broken',

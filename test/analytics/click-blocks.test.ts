@@ -56,8 +56,26 @@ describe('packing', () => {
         referrerHost: null,
         platformKey: null,
         tapId: null,
+        expired: false,
       },
     ]);
+  });
+
+  it('a visit to an expired link keeps its flag through packing, after a tap id or without one', () => {
+    const rows = [
+      click({ at: NOW, expired: true }),
+      click({ at: NOW + 1, expired: true, tapId: 't9' }),
+      click({ at: NOW + 2 }),
+    ].map(toRow);
+    const [block] = packBlocks(rows);
+    const clicks = unpackBlock(1, NOW, block?.data ?? '');
+    expect(clicks.map((c) => [c.expired, c.tapId])).toEqual([
+      [true, null],
+      [true, 't9'],
+      [false, null],
+    ]);
+    // A click without the flag packs exactly as before (trailing nulls left out).
+    expect(JSON.parse(block?.data ?? '[]')[2]).toEqual([2, 0, null, null, 'US', null, 'ios']);
   });
   /** The reference: JSON.stringify of every click's tuple, trailing nulls left out. */
   const reference = (rows: readonly ClickRow[], firstAt: number) =>

@@ -30,6 +30,8 @@ function variedClicks(count: number): ClickInput[] {
       tapId: i % 3 === 2 ? `0190a0a0-0000-7000-8000-${String(i).padStart(12, '0')}` : null,
       // Every strategy, carried in the head word, on the clicks that were served an escape page.
       strategy: i % 3 === 2 ? (ESCAPE_STRATEGIES[i % ESCAPE_STRATEGIES.length] ?? null) : null,
+      // Visits to expired links (issue #20) carry the flag across; the others have no such key.
+      ...(i % 7 === 3 ? { expired: true } : {}),
     }),
   );
 }

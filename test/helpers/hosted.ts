@@ -27,6 +27,8 @@ export interface HostedHarness {
   }): Promise<{ cookie: string; orgId: string; userId: string }>;
   /** A /v1 call with that key. */
   v1(apiKey: string, options: InjectOptions): Promise<Awaited<ReturnType<FastifyInstance['inject']>>>;
+  /** Runs the link.expired sweep now instead of waiting for its timer. */
+  sweepExpiry(): Promise<void>;
   close(): Promise<void>;
 }
 
@@ -62,6 +64,7 @@ export async function startHosted(kind: StoreKind, env: Record<string, string> =
       const headers = { authorization: `Bearer ${apiKey}`, ...(options.headers ?? {}) };
       return composed.app.inject({ ...options, headers });
     },
+    sweepExpiry: () => composed.sweepExpiry?.() ?? Promise.resolve(),
     async close() {
       await composed.close();
       await testStore.dispose();

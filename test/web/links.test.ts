@@ -298,6 +298,71 @@ describe.skipIf(browserSkipReason !== null)('dashboard: the links pages in Chrom
     await context.close();
   });
 
+  it('a campaign end is set in the form, the list shows it ended with its clicks, and an archived link is restored', async () => {
+    const who = await dash.server.user('hero');
+    const { page, errors, context } = await openPage(dash.browser);
+    await logIn(page, dash.server.url, who);
+    const link = await apiCall<ApiLink>(page, 'POST', '/links', {
+      url: 'https://example.com/sale',
+      slug: 'sale',
+    });
+    await page.goto(`${dash.server.url}/#/links/${link.id}`);
+    await page.getByRole('heading', { name: 'Edit link', level: 1 }).waitFor();
+    await page.getByText('End date or click limit').click();
+    await page.getByLabel('Click limit').fill('1');
+    await page.getByRole('button', { name: 'Save changes' }).click();
+    // Without the afterwards address the save is refused at that field, in plain words.
+    const afterwards = page.getByLabel('Afterwards, send visitors to');
+    await expect.poll(() => afterwards.getAttribute('aria-invalid')).toBe('true');
+    await expect
+      .poll(() => page.locator('.lk-link-editor').textContent())
+      .toContain('Add the address visitors go to once the end date or the click limit is reached');
+    await afterwards.fill('https://example.com/sale-over');
+    await page.getByRole('button', { name: 'Save changes' }).click();
+    await expect.poll(() => page.getByRole('status').first().textContent()).toContain('Changes saved');
+    expect(await apiCall(page, 'GET', `/links/${link.id}`)).toMatchObject({
+      maxClicks: 1,
+      expiredUrl: 'https://example.com/sale-over',
+      expired: false,
+    });
+
+    const open = async () =>
+      (
+        await fetch(link.shortUrl, { redirect: 'manual', headers: { 'user-agent': UA.desktopChrome } })
+      ).headers.get('location');
+    expect(await open()).toBe('https://example.com/sale');
+    expect(await open()).toBe('https://example.com/sale-over');
+
+    // The list: an Ended badge, and the 30-day clicks (both visits) once the writer has flushed them.
+    await page.goto(`${dash.server.url}/#/links`);
+    const row = page.locator('.lk-links-table tbody tr').filter({ hasText: '/sale' });
+    await expect.poll(() => row.textContent()).toContain('Ended');
+    await expect
+      .poll(
+        async () => {
+          await page.reload();
+          return row.locator('.lk-cell-num').first().textContent();
+        },
+        { timeout: 10_000 },
+      )
+      .toBe('Clicks (30 days): 2');
+    expect(await row.locator('.lk-cell-num').nth(1).textContent()).toContain('App-open rate');
+
+    // Archived, it shows under the Archived filter, and Restore brings it back to the live list.
+    await apiCall(page, 'POST', `/links/${link.id}/archive`);
+    await page.reload();
+    await page.getByText('Create your first smart link').waitFor();
+    await page.getByLabel('Show').selectOption('archived');
+    await expect.poll(() => page.url()).toContain('show=archived');
+    await page.getByRole('button', { name: /^Restore .*\/sale$/ }).click();
+    await page.getByText('No archived links here').waitFor();
+    await page.getByLabel('Show').selectOption('live');
+    await expect.poll(() => page.locator('.lk-links-table tbody tr').count()).toBe(1);
+    expect((await apiCall<{ archived: boolean }>(page, 'GET', `/links/${link.id}`)).archived).toBe(false);
+    expect(errors).toEqual([]);
+    await context.close();
+  });
+
   it('at 375 px a link is created and listed without horizontal page scroll', async () => {
     const who = await dash.server.user('hero');
     const { page, errors, context } = await openPage(dash.browser, 375);

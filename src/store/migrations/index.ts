@@ -16,6 +16,7 @@ import * as domains from './014-domains.js';
 import * as groupRollups from './016-group-rollups.js';
 import * as clickPartitions from './017-click-partitions.js';
 import * as signupRequests from './019-signup-requests.js';
+import * as linkExpiry from './020-link-expiry.js';
 
 /**
  * One ordered set of migrations for both dialects, listed in code (not read from a folder) so the
@@ -39,6 +40,7 @@ const migrations: Record<string, Migration> = {
   '016-group-rollups': groupRollups,
   '017-click-partitions': clickPartitions,
   '019-signup-requests': signupRequests,
+  '020-link-expiry': linkExpiry,
 };
 
 export const migrationProvider: MigrationProvider = {

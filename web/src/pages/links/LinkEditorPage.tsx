@@ -7,6 +7,7 @@ import { DestinationCard } from './destination-card';
 import { LinkToolsAside, NewLinkAside } from './editor-aside';
 import { fieldErrors } from './editor-errors';
 import { EditorNotices } from './editor-notices';
+import { ExpiryCard } from './expiry-card';
 import { OrganizeCard } from './organize-card';
 import { RoutingCard } from './routing-card';
 import { TrackingCard } from './tracking-card';
@@ -65,6 +66,7 @@ export function LinkEditorPage({ params, path }: { params: Record<string, string
             <TrackingCard {...card} />
             <RoutingCard {...card} conflict={editor.conflict} />
             <AccessCard {...card} hasPassword={link?.hasPassword === true} />
+            <ExpiryCard {...card} expired={link?.expired === true} />
           </fieldset>
 
           {!readOnly ? (

@@ -2,37 +2,26 @@ import { useEffect, useMemo, useState } from 'react';
 import { LINK_CAPS } from '../../../../src/accounts/plans.js';
 import type { Folder, Link } from '../../api/types';
 import {
-  Badge,
   Banner,
   Button,
   Card,
-  CopyButton,
   EmptyState,
-  formatDate,
   formatNumber,
   Loading,
   PageHeader,
+  SelectField,
   TextField,
 } from '../../components/ui';
 import { TIER_NAMES } from '../../plans';
 import { hashQuery } from '../../router';
 import { useAuthed } from '../../session';
 import { useApi } from '../../use-api';
-import { ArchiveDialog, PowerBadges, platformName, shortDisplay } from './common';
+import { ArchiveDialog, shortDisplay } from './common';
 import { FolderFilter, TagFilter } from './filters';
+import { LinkRow, linksPath, useLinkListStats } from './link-row';
 import './links.css';
 
 const PAGE_SIZE = 50;
-
-/** The hash route for a set of filters: `/links?q=..&tag=..&folder=..`. */
-function linksPath(filters: { q: string; tag: string; folder: string }): string {
-  const query = new URLSearchParams();
-  if (filters.q) query.set('q', filters.q);
-  if (filters.tag) query.set('tag', filters.tag);
-  if (filters.folder) query.set('folder', filters.folder);
-  const text = query.toString();
-  return text ? `/links?${text}` : '/links';
-}
 
 /** Typing in the search box rewrites the hash in place, without a history entry per keystroke. */
 function replaceHash(path: string): void {
@@ -49,6 +38,8 @@ export function LinksPage({ path }: { params: Record<string, string>; path: stri
   const tag = query.get('tag') ?? '';
   const folder = hasFolders ? (query.get('folder') ?? '') : '';
   const flash = query.get('archived');
+  // The Archived filter (issue #20): the archived links instead of the live ones, each with Restore.
+  const showArchived = query.get('show') === 'archived';
 
   const [search, setSearch] = useState(q);
   const [offset, setOffset] = useState(0);
@@ -59,17 +50,21 @@ export function LinksPage({ path }: { params: Record<string, string>; path: stri
   useEffect(() => setSearch((current) => (current.trim() === q ? current : q)), [q]);
   useEffect(() => {
     if (search.trim() === q) return;
-    const timer = setTimeout(() => replaceHash(linksPath({ q: search.trim(), tag, folder })), 250);
+    const timer = setTimeout(
+      () => replaceHash(linksPath({ q: search.trim(), tag, folder, archived: showArchived })),
+      250,
+    );
     return () => clearTimeout(timer);
-  }, [search, q, tag, folder]);
+  }, [search, q, tag, folder, showArchived]);
   // A new filter starts at the first page.
   // biome-ignore lint/correctness/useExhaustiveDependencies: the filters are the trigger
-  useEffect(() => setOffset(0), [q, tag, folder]);
+  useEffect(() => setOffset(0), [q, tag, folder, showArchived]);
 
   const apiQuery = new URLSearchParams({ limit: String(PAGE_SIZE + 1), offset: String(offset) });
   if (q) apiQuery.set('q', q);
   if (tag) apiQuery.set('tag', tag);
   if (folder) apiQuery.set('folderId', folder);
+  if (showArchived) apiQuery.set('archived', 'true');
   const list = useApi<{ links: Link[] }>(`/links?${apiQuery}`);
   // Every live link, for the count against the plan cap and the tag filter's choices.
   const all = useApi<{ links: Link[] }>('/links');
@@ -86,11 +81,13 @@ export function LinksPage({ path }: { params: Record<string, string>; path: stri
   }, [all.data]);
   const folderNames = new Map((folders.data?.folders ?? []).map((f) => [f.id, f.name]));
 
-  const filtering = q !== '' || tag !== '' || folder !== '';
+  const filtering = q !== '' || tag !== '' || folder !== '' || showArchived;
   const rows = list.data?.links.slice(0, PAGE_SIZE) ?? [];
+  const stats = useLinkListStats(rows);
+  const [restoreError, setRestoreError] = useState<string | null>(null);
   const hasMore = (list.data?.links.length ?? 0) > PAGE_SIZE;
-  const setFilter = (next: Partial<{ q: string; tag: string; folder: string }>) =>
-    replaceHash(linksPath({ q, tag, folder, ...next }));
+  const setFilter = (next: Partial<{ q: string; tag: string; folder: string; archived: boolean }>) =>
+    replaceHash(linksPath({ q, tag, folder, archived: showArchived, ...next }));
 
   return (
     <div className="lk-links-page">
@@ -132,6 +129,14 @@ export function LinksPage({ path }: { params: Record<string, string>; path: stri
             value={tag}
             onChange={(value) => setFilter({ tag: value })}
           />
+          <SelectField
+            label="Show"
+            value={showArchived ? 'archived' : 'live'}
+            onChange={(event) => setFilter({ archived: event.target.value === 'archived' })}
+          >
+            <option value="live">Live links</option>
+            <option value="archived">Archived links</option>
+          </SelectField>
           {hasFolders ? (
             <FolderFilter
               folders={folders.data?.folders ?? []}
@@ -154,6 +159,7 @@ export function LinksPage({ path }: { params: Record<string, string>; path: stri
         </search>
 
         {list.error ? <Banner>{list.error}</Banner> : null}
+        {restoreError ? <Banner>{restoreError}</Banner> : null}
         {list.loading && !list.data ? <Loading label="Loading links" /> : null}
         {list.data && rows.length === 0 && !filtering && offset === 0 ? (
           <EmptyState title="Create your first smart link">
@@ -167,21 +173,36 @@ export function LinksPage({ path }: { params: Record<string, string>; path: stri
           </EmptyState>
         ) : null}
         {list.data && rows.length === 0 && filtering ? (
-          <EmptyState title="No links match these filters">
-            <p>Try another search, or clear the filters to see every link.</p>
+          <EmptyState title={showArchived ? 'No archived links here' : 'No links match these filters'}>
+            <p>
+              {showArchived
+                ? 'Archived links keep redirecting; they show here so you can restore them.'
+                : 'Try another search, or clear the filters to see every link.'}
+            </p>
           </EmptyState>
         ) : null}
         {rows.length > 0 ? (
           <div className="table-wrap">
             <table className="lk-links-table">
               <caption className="sr-only">
-                {filtering ? 'Links matching the filters' : 'Your live links'}, newest first
+                {showArchived
+                  ? 'Archived links'
+                  : filtering
+                    ? 'Links matching the filters'
+                    : 'Your live links'}
+                , newest first
               </caption>
               <thead>
                 <tr>
                   <th scope="col">Link and destination</th>
                   <th scope="col" className="lk-col-tags">
                     Tags
+                  </th>
+                  <th scope="col" className="lk-col-num">
+                    Clicks (30 days)
+                  </th>
+                  <th scope="col" className="lk-col-num">
+                    App-open rate
                   </th>
                   <th scope="col" className="lk-col-date">
                     Created
@@ -197,7 +218,13 @@ export function LinksPage({ path }: { params: Record<string, string>; path: stri
                     key={link.id}
                     link={link}
                     folderName={link.folderId ? folderNames.get(link.folderId) : undefined}
+                    stats={stats.get(link.id)}
                     onArchive={() => setArchiving(link)}
+                    onRestored={(error) => {
+                      setRestoreError(error);
+                      void list.reload();
+                      void all.reload();
+                    }}
                   />
                 ))}
               </tbody>
@@ -234,70 +261,6 @@ export function LinksPage({ path }: { params: Record<string, string>; path: stri
         }}
       />
     </div>
-  );
-}
-
-function LinkRow({
-  link,
-  folderName,
-  onArchive,
-}: {
-  link: Link;
-  folderName: string | undefined;
-  onArchive: () => void;
-}) {
-  return (
-    <tr>
-      <td className="lk-cell-link">
-        <div className="lk-short-cell">
-          <a href={`#/links/${link.id}`} className="lk-short-link">
-            {shortDisplay(link.shortUrl)}
-          </a>
-          <CopyButton text={link.shortUrl} />
-          <PowerBadges link={link} />
-        </div>
-        <div className="lk-dest-cell">
-          {link.platformKey ? <Badge tone="brand">{platformName(link.platformKey)}</Badge> : null}
-          <span className="truncate lk-dest-text" title={link.destination}>
-            <span className="sr-only">Goes to </span>
-            {link.destination}
-          </span>
-        </div>
-        {folderName ? <span className="lk-folder-name">in {folderName}</span> : null}
-      </td>
-      <td className="lk-cell-tags">
-        {link.tags.length > 0 ? (
-          <span className="lk-tag-list">
-            {link.tags.map((t) => (
-              <a key={t} className="lk-tag-chip" href={`#${linksPath({ q: '', tag: t, folder: '' })}`}>
-                {t}
-              </a>
-            ))}
-          </span>
-        ) : (
-          <span className="muted">
-            <span aria-hidden="true">—</span>
-            <span className="sr-only">No tags</span>
-          </span>
-        )}
-      </td>
-      <td className="lk-cell-date">
-        <time dateTime={link.createdAt}>{formatDate(link.createdAt)}</time>
-      </td>
-      <td className="lk-cell-actions">
-        <div className="lk-row-actions">
-          <a className="btn btn-secondary btn-small" href={`#/links/${link.id}`}>
-            Edit<span className="sr-only"> {shortDisplay(link.shortUrl)}</span>
-          </a>
-          <a className="btn btn-ghost btn-small" href={`#/links/${link.id}/analytics`}>
-            Analytics<span className="sr-only"> for {shortDisplay(link.shortUrl)}</span>
-          </a>
-          <Button variant="ghost" className="btn-small lk-btn-quiet-danger" onClick={onArchive}>
-            Archive<span className="sr-only"> {shortDisplay(link.shortUrl)}</span>
-          </Button>
-        </div>
-      </td>
-    </tr>
   );
 }
 

@@ -70,6 +70,10 @@ export function PowerBadges({ link }: { link: Link }) {
   if (link.routing) badges.push({ label: 'Routing', tone: 'brand', title: 'Device or country routing' });
   if (link.sched && link.sched.length > 0)
     badges.push({ label: 'Scheduled', tone: 'brand', title: `${link.sched.length} scheduled destinations` });
+  if (link.expired)
+    badges.push({ label: 'Ended', tone: 'warn', title: 'Campaign over: visits go to the afterwards URL' });
+  else if (link.expiresAt || link.maxClicks)
+    badges.push({ label: 'Ends', tone: 'neutral', title: 'Has an end date or a click limit' });
   if (badges.length === 0) return null;
   return (
     <span className="lk-link-powers">

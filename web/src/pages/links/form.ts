@@ -44,6 +44,11 @@ export interface LinkForm {
   /** keep: leave the stored password alone; set: send `password`; remove: send `password: null`. */
   passwordMode: 'keep' | 'set' | 'remove';
   password: string;
+  /** Campaign end (issue #20): a `datetime-local` value, a click limit as typed, where visits go after. */
+  expiresAt: string;
+  maxClicks: string;
+  expiredUrl: string;
+  publicStats: boolean;
 }
 
 /** Merges a change into the form: the one way the editor's cards write to it. */
@@ -105,6 +110,10 @@ export function emptyForm(): LinkForm {
     sched: [],
     passwordMode: 'keep',
     password: '',
+    expiresAt: '',
+    maxClicks: '',
+    expiredUrl: '',
+    publicStats: false,
   };
 }
 
@@ -126,6 +135,10 @@ export function formFromLink(link: Link): LinkForm {
   }));
   form.ab = (link.ab ?? []).map((v) => ({ key: rowKey(), u: v.u, w: String(v.w) }));
   form.sched = (link.sched ?? []).map((s) => ({ key: rowKey(), from: toLocalInput(s.from), url: s.url }));
+  form.expiresAt = link.expiresAt ? toLocalInput(Date.parse(link.expiresAt) / 1000) : '';
+  form.maxClicks = link.maxClicks === null ? '' : String(link.maxClicks);
+  form.expiredUrl = link.expiredUrl ?? '';
+  form.publicStats = link.publicStats;
   return form;
 }
 
@@ -161,7 +174,19 @@ function bodyOf(form: LinkForm): Required<Omit<Body, 'password'>> {
       form.sched.length > 0
         ? form.sched.map((row) => ({ from: fromLocalInput(row.from) ?? -1, url: row.url.trim() }))
         : null,
+    expiresAt: expiresAtOf(form.expiresAt),
+    // A limit that is not a whole number is sent as typed, so the server names the field.
+    maxClicks: form.maxClicks.trim() === '' ? null : Number(form.maxClicks),
+    expiredUrl: form.expiredUrl.trim() === '' ? null : form.expiredUrl.trim(),
+    publicStats: form.publicStats,
   };
+}
+
+/** A `datetime-local` end date as the API's ISO 8601 (UTC); unreadable text goes as typed for the server. */
+function expiresAtOf(value: string): string | null {
+  if (value.trim() === '') return null;
+  const ms = new Date(value).getTime();
+  return Number.isFinite(ms) ? new Date(ms).toISOString() : value;
 }
 
 /**

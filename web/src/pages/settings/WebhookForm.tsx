@@ -11,6 +11,7 @@ const EVENT_HELP: Record<EventName, string> = {
   'link.created': 'A link is created (dashboard, app or API)',
   'link.updated': 'A link is edited',
   'link.archived': 'A link is archived',
+  'link.expired': 'A link reaches its end date or click limit',
   'app.opened': 'A tap opened the native app',
   'app.browser': 'A tap stayed in the browser',
   'app.broken': 'A hand-off to the app failed',
