@@ -143,6 +143,7 @@ export async function linkRoutes(
     {
       schema: {
         operationId: op('unarchiveLink'),
+        summary: 'Restore an archived link',
         tags: ['links'],
         description:
           'Restores an archived link to the live list; it counts against the plan’s link cap again.',

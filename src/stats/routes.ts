@@ -24,6 +24,7 @@ export async function publicStatsApiRoutes(app: FastifyInstance, deps: PublicSta
     {
       schema: {
         operationId: 'getPublicStats',
+        summary: "Get a link's public stats (when its owner made them public)",
         tags: ['links'],
         security: [],
         description:
@@ -70,6 +71,7 @@ export async function linkListStatsRoutes(
     {
       schema: {
         operationId: op('listLinkStats'),
+        summary: 'Get 30-day clicks and app-open rates for a list of links',
         tags: ['links'],
         description:
           'Clicks over the last 30 days and the app-open rate of each link given (comma-separated `ids`), ' +

@@ -23,9 +23,10 @@ function logger() {
   };
 }
 
+/** A click as the raw rows give it back: the strategy is rolled up only, the expired flag always read. */
 const comparable = (click: ClickInput) => {
-  const { linkId, orgId: _org, ...rest } = click;
-  return { linkId, ...rest };
+  const { linkId, orgId: _org, strategy: _strategy, ...rest } = click;
+  return { linkId, ...rest, expired: click.expired ?? false };
 };
 
 it('the thread script is built', () => {

@@ -27,7 +27,7 @@ export interface paths {
         };
         /**
          * List links
-         * @description Live links, newest first. `q` matches a case-insensitive substring of the slug or the destination, `tag` an exact tag and `folderId` a folder; filters combine, and `limit`/`offset` page the result.
+         * @description Live links, newest first (`archived=true`: the archived ones instead). `q` matches a case-insensitive substring of the slug or the destination, `tag` an exact tag, `folderId` a folder and `expired=true|false` whether the link is expired; filters combine, and `limit`/`offset` page the result.
          */
         get: operations["listLinks"];
         put?: never;
@@ -88,6 +88,46 @@ export interface paths {
         put?: never;
         /** Archive a link */
         post: operations["archiveLink"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/links/{id}/unarchive": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Restore an archived link
+         * @description Restores an archived link to the live list; it counts against the plan’s link cap again.
+         */
+        post: operations["unarchiveLink"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/links/stats": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Get 30-day clicks and app-open rates for a list of links
+         * @description Clicks over the last 30 days and the app-open rate of each link given (comma-separated `ids`), as the links list shows them.
+         */
+        get: operations["listLinkStats"];
+        put?: never;
+        post?: never;
         delete?: never;
         options?: never;
         head?: never;
@@ -743,6 +783,26 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/public/stats/{slug}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Get a link's public stats (when its owner made them public)
+         * @description A link’s public stats over the last 30 days (clicks, series, countries, devices, app-open rate), when its `publicStats` is true; 404 otherwise. No visitor-level data.
+         */
+        get: operations["getPublicStats"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/links": {
         parameters: {
             query?: never;
@@ -752,7 +812,7 @@ export interface paths {
         };
         /**
          * List links
-         * @description Live links, newest first. `q` matches a case-insensitive substring of the slug or the destination, `tag` an exact tag and `folderId` a folder; filters combine, and `limit`/`offset` page the result.
+         * @description Live links, newest first (`archived=true`: the archived ones instead). `q` matches a case-insensitive substring of the slug or the destination, `tag` an exact tag, `folderId` a folder and `expired=true|false` whether the link is expired; filters combine, and `limit`/`offset` page the result.
          */
         get: operations["dashboardListLinks"];
         put?: never;
@@ -813,6 +873,46 @@ export interface paths {
         put?: never;
         /** Archive a link */
         post: operations["dashboardArchiveLink"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/links/{id}/unarchive": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Restore an archived link
+         * @description Restores an archived link to the live list; it counts against the plan’s link cap again.
+         */
+        post: operations["dashboardUnarchiveLink"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/links/stats": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Get 30-day clicks and app-open rates for a list of links
+         * @description Clicks over the last 30 days and the app-open rate of each link given (comma-separated `ids`), as the links list shows them.
+         */
+        get: operations["dashboardListLinkStats"];
+        put?: never;
+        post?: never;
         delete?: never;
         options?: never;
         head?: never;
@@ -2136,6 +2236,24 @@ export interface components {
             updatedAt: string;
             trigger: components["schemas"]["DmTrigger"];
         };
+        PublicStats: {
+            slug: string;
+            clicks: number;
+            /** @description opened among the taps that reported; null without any */
+            appOpenRate: number | null;
+            series: {
+                date: string;
+                clicks: number;
+            }[];
+            countries: {
+                country: string | null;
+                clicks: number;
+            }[];
+            devices: {
+                device: string;
+                clicks: number;
+            }[];
+        };
         Webhook: {
             /** Format: uuid */
             id: string;
@@ -2224,6 +2342,8 @@ export interface operations {
                 q?: string;
                 tag?: string;
                 folderId?: string;
+                archived?: "true" | "false";
+                expired?: "true" | "false";
             };
             header?: never;
             path?: never;
@@ -2276,6 +2396,12 @@ export interface operations {
                             folderId: string | null;
                             pixelIds: string[];
                             captureEmails: boolean;
+                            expiresAt: string | null;
+                            expiredUrl: string | null;
+                            maxClicks: number | null;
+                            expired: boolean;
+                            publicStats: boolean;
+                            archived: boolean;
                             createdAt: string;
                             updatedAt: string;
                         }[];
@@ -2352,6 +2478,10 @@ export interface operations {
                         url: string;
                     }[] | null;
                     password?: string | null;
+                    expiresAt?: string | null;
+                    expiredUrl?: string | null;
+                    maxClicks?: number | null;
+                    publicStats?: boolean;
                 };
             };
         };
@@ -2400,6 +2530,12 @@ export interface operations {
                         folderId: string | null;
                         pixelIds: string[];
                         captureEmails: boolean;
+                        expiresAt: string | null;
+                        expiredUrl: string | null;
+                        maxClicks: number | null;
+                        expired: boolean;
+                        publicStats: boolean;
+                        archived: boolean;
                         createdAt: string;
                         updatedAt: string;
                     };
@@ -2512,6 +2648,12 @@ export interface operations {
                             folderId: string | null;
                             pixelIds: string[];
                             captureEmails: boolean;
+                            expiresAt: string | null;
+                            expiredUrl: string | null;
+                            maxClicks: number | null;
+                            expired: boolean;
+                            publicStats: boolean;
+                            archived: boolean;
                             createdAt: string;
                             updatedAt: string;
                         } | components["schemas"]["Error"])[];
@@ -2611,6 +2753,12 @@ export interface operations {
                         folderId: string | null;
                         pixelIds: string[];
                         captureEmails: boolean;
+                        expiresAt: string | null;
+                        expiredUrl: string | null;
+                        maxClicks: number | null;
+                        expired: boolean;
+                        publicStats: boolean;
+                        archived: boolean;
                         createdAt: string;
                         updatedAt: string;
                     };
@@ -2688,6 +2836,10 @@ export interface operations {
                         url: string;
                     }[] | null;
                     password?: string | null;
+                    expiresAt?: string | null;
+                    expiredUrl?: string | null;
+                    maxClicks?: number | null;
+                    publicStats?: boolean;
                 };
             };
         };
@@ -2736,6 +2888,12 @@ export interface operations {
                         folderId: string | null;
                         pixelIds: string[];
                         captureEmails: boolean;
+                        expiresAt: string | null;
+                        expiredUrl: string | null;
+                        maxClicks: number | null;
+                        expired: boolean;
+                        publicStats: boolean;
+                        archived: boolean;
                         createdAt: string;
                         updatedAt: string;
                     };
@@ -2832,6 +2990,167 @@ export interface operations {
             };
             /** @description Default Response */
             404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Default Response */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    unarchiveLink: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** Format: uuid */
+                        id: string;
+                        slug: string;
+                        hostname: string | null;
+                        shortUrl: string;
+                        destination: string;
+                        platformKey: string | null;
+                        branded: boolean;
+                        readOnly: boolean;
+                        utm: {
+                            source?: string;
+                            medium?: string;
+                            campaign?: string;
+                            term?: string;
+                            content?: string;
+                        } | null;
+                        routing: {
+                            ios?: string;
+                            android?: string;
+                            desktop?: string;
+                            geo?: {
+                                [key: string]: string;
+                            };
+                        } | null;
+                        ab: {
+                            u: string;
+                            w: number;
+                        }[] | null;
+                        sched: {
+                            from: number;
+                            url: string;
+                        }[] | null;
+                        hasPassword: boolean;
+                        tags: string[];
+                        folderId: string | null;
+                        pixelIds: string[];
+                        captureEmails: boolean;
+                        expiresAt: string | null;
+                        expiredUrl: string | null;
+                        maxClicks: number | null;
+                        expired: boolean;
+                        publicStats: boolean;
+                        archived: boolean;
+                        createdAt: string;
+                        updatedAt: string;
+                    };
+                };
+            };
+            /** @description Default Response */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Default Response */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Default Response */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Default Response */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    listLinkStats: {
+        parameters: {
+            query: {
+                ids: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        days: number;
+                        stats: {
+                            linkId: string;
+                            clicks: number;
+                            /** @description null without reported taps, or below hero */
+                            appOpenRate: number | null;
+                        }[];
+                    };
+                };
+            };
+            /** @description Default Response */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Default Response */
+            401: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -3926,7 +4245,7 @@ export interface operations {
             content: {
                 "application/json": {
                     url: string;
-                    events: ("link.created" | "link.updated" | "link.archived" | "app.opened" | "app.browser" | "app.broken" | "contact.captured")[];
+                    events: ("link.created" | "link.updated" | "link.archived" | "link.expired" | "app.opened" | "app.browser" | "app.broken" | "contact.captured")[];
                 };
             };
         };
@@ -4052,7 +4371,7 @@ export interface operations {
             content: {
                 "application/json": {
                     url?: string;
-                    events?: ("link.created" | "link.updated" | "link.archived" | "app.opened" | "app.browser" | "app.broken" | "contact.captured")[];
+                    events?: ("link.created" | "link.updated" | "link.archived" | "link.expired" | "app.opened" | "app.browser" | "app.broken" | "contact.captured")[];
                     active?: boolean;
                 };
             };
@@ -5963,6 +6282,55 @@ export interface operations {
             };
         };
     };
+    getPublicStats: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                slug: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PublicStats"];
+                };
+            };
+            /** @description Default Response */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Default Response */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Default Response */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
     dashboardListLinks: {
         parameters: {
             query?: {
@@ -5971,6 +6339,8 @@ export interface operations {
                 q?: string;
                 tag?: string;
                 folderId?: string;
+                archived?: "true" | "false";
+                expired?: "true" | "false";
             };
             header?: never;
             path?: never;
@@ -6023,6 +6393,12 @@ export interface operations {
                             folderId: string | null;
                             pixelIds: string[];
                             captureEmails: boolean;
+                            expiresAt: string | null;
+                            expiredUrl: string | null;
+                            maxClicks: number | null;
+                            expired: boolean;
+                            publicStats: boolean;
+                            archived: boolean;
                             createdAt: string;
                             updatedAt: string;
                         }[];
@@ -6099,6 +6475,10 @@ export interface operations {
                         url: string;
                     }[] | null;
                     password?: string | null;
+                    expiresAt?: string | null;
+                    expiredUrl?: string | null;
+                    maxClicks?: number | null;
+                    publicStats?: boolean;
                 };
             };
         };
@@ -6147,6 +6527,12 @@ export interface operations {
                         folderId: string | null;
                         pixelIds: string[];
                         captureEmails: boolean;
+                        expiresAt: string | null;
+                        expiredUrl: string | null;
+                        maxClicks: number | null;
+                        expired: boolean;
+                        publicStats: boolean;
+                        archived: boolean;
                         createdAt: string;
                         updatedAt: string;
                     };
@@ -6259,6 +6645,12 @@ export interface operations {
                             folderId: string | null;
                             pixelIds: string[];
                             captureEmails: boolean;
+                            expiresAt: string | null;
+                            expiredUrl: string | null;
+                            maxClicks: number | null;
+                            expired: boolean;
+                            publicStats: boolean;
+                            archived: boolean;
                             createdAt: string;
                             updatedAt: string;
                         } | components["schemas"]["Error"])[];
@@ -6358,6 +6750,12 @@ export interface operations {
                         folderId: string | null;
                         pixelIds: string[];
                         captureEmails: boolean;
+                        expiresAt: string | null;
+                        expiredUrl: string | null;
+                        maxClicks: number | null;
+                        expired: boolean;
+                        publicStats: boolean;
+                        archived: boolean;
                         createdAt: string;
                         updatedAt: string;
                     };
@@ -6435,6 +6833,10 @@ export interface operations {
                         url: string;
                     }[] | null;
                     password?: string | null;
+                    expiresAt?: string | null;
+                    expiredUrl?: string | null;
+                    maxClicks?: number | null;
+                    publicStats?: boolean;
                 };
             };
         };
@@ -6483,6 +6885,12 @@ export interface operations {
                         folderId: string | null;
                         pixelIds: string[];
                         captureEmails: boolean;
+                        expiresAt: string | null;
+                        expiredUrl: string | null;
+                        maxClicks: number | null;
+                        expired: boolean;
+                        publicStats: boolean;
+                        archived: boolean;
                         createdAt: string;
                         updatedAt: string;
                     };
@@ -6579,6 +6987,167 @@ export interface operations {
             };
             /** @description Default Response */
             404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Default Response */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    dashboardUnarchiveLink: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** Format: uuid */
+                        id: string;
+                        slug: string;
+                        hostname: string | null;
+                        shortUrl: string;
+                        destination: string;
+                        platformKey: string | null;
+                        branded: boolean;
+                        readOnly: boolean;
+                        utm: {
+                            source?: string;
+                            medium?: string;
+                            campaign?: string;
+                            term?: string;
+                            content?: string;
+                        } | null;
+                        routing: {
+                            ios?: string;
+                            android?: string;
+                            desktop?: string;
+                            geo?: {
+                                [key: string]: string;
+                            };
+                        } | null;
+                        ab: {
+                            u: string;
+                            w: number;
+                        }[] | null;
+                        sched: {
+                            from: number;
+                            url: string;
+                        }[] | null;
+                        hasPassword: boolean;
+                        tags: string[];
+                        folderId: string | null;
+                        pixelIds: string[];
+                        captureEmails: boolean;
+                        expiresAt: string | null;
+                        expiredUrl: string | null;
+                        maxClicks: number | null;
+                        expired: boolean;
+                        publicStats: boolean;
+                        archived: boolean;
+                        createdAt: string;
+                        updatedAt: string;
+                    };
+                };
+            };
+            /** @description Default Response */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Default Response */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Default Response */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Default Response */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    dashboardListLinkStats: {
+        parameters: {
+            query: {
+                ids: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        days: number;
+                        stats: {
+                            linkId: string;
+                            clicks: number;
+                            /** @description null without reported taps, or below hero */
+                            appOpenRate: number | null;
+                        }[];
+                    };
+                };
+            };
+            /** @description Default Response */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Default Response */
+            401: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -7673,7 +8242,7 @@ export interface operations {
             content: {
                 "application/json": {
                     url: string;
-                    events: ("link.created" | "link.updated" | "link.archived" | "app.opened" | "app.browser" | "app.broken" | "contact.captured")[];
+                    events: ("link.created" | "link.updated" | "link.archived" | "link.expired" | "app.opened" | "app.browser" | "app.broken" | "contact.captured")[];
                 };
             };
         };
@@ -7799,7 +8368,7 @@ export interface operations {
             content: {
                 "application/json": {
                     url?: string;
-                    events?: ("link.created" | "link.updated" | "link.archived" | "app.opened" | "app.browser" | "app.broken" | "contact.captured")[];
+                    events?: ("link.created" | "link.updated" | "link.archived" | "link.expired" | "app.opened" | "app.browser" | "app.broken" | "contact.captured")[];
                     active?: boolean;
                 };
             };

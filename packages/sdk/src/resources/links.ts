@@ -42,6 +42,16 @@ export class Links {
     return unwrap(await this.api.POST('/v1/links/{id}/archive', byId(id)));
   }
 
+  /** Brings an archived link back to the list (403 `link_cap_reached` when the plan is full). */
+  async unarchive(id: string) {
+    return unwrap(await this.api.POST('/v1/links/{id}/unarchive', byId(id)));
+  }
+
+  /** Clicks over the last 30 days and the app-open rate of each of up to 100 links, for list views. */
+  async stats(ids: readonly string[]) {
+    return unwrap(await this.api.GET('/v1/links/stats', { params: { query: { ids: ids.join(',') } } }));
+  }
+
   /** The short URL as a QR code: SVG text, or PNG bytes with `format: 'png'`. */
   async qr(id: string, query: QrQuery & { format: 'png' }): Promise<ArrayBuffer>;
   async qr(id: string, query?: QrQuery): Promise<string>;
