@@ -13,7 +13,7 @@ import {
   writeSync,
 } from 'node:fs';
 import { join } from 'node:path';
-import type { ClickInput } from './click-buffer.js';
+import type { ClickInput } from './click-input.js';
 
 /**
  * Clicks the database could not take, on local disk: append-only segment files of one JSON click per

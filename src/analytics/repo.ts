@@ -10,7 +10,7 @@ import {
   writeIncrements,
 } from './bulk-insert.js';
 import { blockValues, packBlocks } from './click-blocks.js';
-import type { ClickInput } from './click-buffer.js';
+import type { ClickInput } from './click-input.js';
 import { createClickPartitions } from './click-partitions.js';
 import { createClickReads } from './click-reads.js';
 import { createGroupCache, lockGroups } from './group-rollups.js';

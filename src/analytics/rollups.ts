@@ -2,7 +2,7 @@ import type { AnalyticsTables } from '../store/migrations/008-analytics.js';
 import type { ClickBatchTables } from '../store/migrations/013-click-batches.js';
 import type { Database } from '../store/schema.js';
 import { BatchNumbers } from './batch-numbers.js';
-import type { ClickInput } from './click-buffer.js';
+import type { ClickInput } from './click-input.js';
 import { ALL_ORGS, CELL, CELL_OUTCOME, cellValueOf } from './escape-cells.js';
 
 /**

@@ -1,6 +1,11 @@
 import { type ColumnType, type Generated, type Kysely, SqliteAdapter } from 'kysely';
-import { type BlockRow, clickColumns, packBlocks, unpackBlock } from '../../analytics/click-blocks.js';
-import type { ClickRow } from '../../analytics/rollups.js';
+import {
+  type BlockRow,
+  type ClickRow,
+  clickColumns,
+  packBlocks,
+  unpackBlock,
+} from './012-click-blocks-format.js';
 
 /**
  * Raw clicks packed one row per link per batch (src/analytics/click-blocks.ts says why): `click_blocks`
