@@ -30,6 +30,7 @@ import type { RateLimitMode } from './http/fallback-rate-limit.js';
 import { buildHostedApp } from './http/hosted-app.js';
 import { createLimits } from './http/limits.js';
 import { createMetrics } from './http/metrics.js';
+import { composeImports } from './imports/compose.js';
 import { createPreviewService } from './links/preview.js';
 import { createLinkRepo } from './links/repo.js';
 import { createLinkService } from './links/service.js';
@@ -198,6 +199,14 @@ export async function composeHosted(
       await accounts.reapplyLinkCap(ctx.orgId, ctx.tier);
     },
   });
+  const previews = createPreviewService({
+    store,
+    links,
+    scrape: (url) => scrapePreview(fetcher, url),
+    now: () => new Date(),
+    onChange: (link) => cache.invalidate(link.hostname ?? '', link.slug),
+  });
+  const imports = composeImports({ store, accounts, links, previews, domains, secretBox, logger, config });
   const classify = createVisitorClassifier();
   const nonce = createNonceSource();
   // Analytics: clicks leave the request path through a buffer written in batches; taps redeem once.
@@ -334,13 +343,8 @@ export async function composeHosted(
     broadcasts,
     unsubscribe: createUnsubscribeService({ store, now: () => new Date() }),
     captureLimiter: limits.capture,
-    previews: createPreviewService({
-      store,
-      links,
-      scrape: (url) => scrapePreview(fetcher, url),
-      now: () => new Date(),
-      onChange: (link) => cache.invalidate(link.hostname ?? '', link.slug),
-    }),
+    previews,
+    imports: imports.service,
     redirect: {
       links: linkRepo,
       table,
@@ -390,6 +394,7 @@ export async function composeHosted(
       // Pending deliveries stay in the outbox; the next worker, here or on another instance, sends them.
       await deliveries.stop();
       await broadcastWorker?.stop();
+      await imports.close();
       await fetcher.close();
       await cache.close();
       await redis?.close();

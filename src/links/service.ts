@@ -178,7 +178,12 @@ export function createLinkService(deps: LinkServiceDeps) {
   return {
     present,
 
-    async create(ctx: OrgContext, input: CreateLinkInput): Promise<Link> {
+    /** `createdAt` keeps an imported link's original creation date (src/imports); otherwise now. */
+    async create(
+      ctx: OrgContext,
+      input: CreateLinkInput,
+      options: { createdAt?: string } = {},
+    ): Promise<Link> {
       checkGates(ctx, input);
       if ((await repo.countLive(ctx.orgId)) >= LINK_CAPS[ctx.tier]) throw appError('link_cap_reached');
       await checkReferences(ctx, input);
@@ -201,7 +206,7 @@ export function createLinkService(deps: LinkServiceDeps) {
         captureEmails: false,
         tags: [],
         pixelIds: [],
-        createdAt: now,
+        createdAt: options.createdAt ?? now,
         updatedAt: now,
       };
       const record = await insertWithSlug(ctx, await apply(empty, input), input.slug !== undefined);
