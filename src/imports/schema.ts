@@ -14,9 +14,13 @@ export type ImportStatus = (typeof IMPORT_STATUSES)[number];
 export const CSV_MAX_CHARS = 8 * 1024 * 1024;
 
 const secret = (name: string) =>
-  z.string().trim().min(1, `\`${name}\` is required`).max(512, `\`${name}\` is at most 512 characters`);
+  z
+    .string({ error: `\`${name}\` is required` })
+    .trim()
+    .min(1, `\`${name}\` is required`)
+    .max(512, `\`${name}\` is at most 512 characters`);
 const baseUrl = z
-  .string()
+  .string({ error: '`baseUrl` is required: the address of the service' })
   .trim()
   .max(2048, '`baseUrl` is at most 2048 characters')
   .url('`baseUrl` must be the http(s) address of the service, e.g. https://s.example.com')
