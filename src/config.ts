@@ -41,6 +41,7 @@ const envSchema = z.object({
   ),
   ANALYTICS: z.preprocess(emptyToUndefined, z.enum(['on', 'off']).default('on')),
   WEBHOOK_ALLOW_PRIVATE_TARGETS: z.preprocess(emptyToUndefined, z.enum(['0', '1']).optional()),
+  IMPORT_ALLOW_PRIVATE_SOURCES: z.preprocess(emptyToUndefined, z.enum(['0', '1']).optional()),
   SOCIAL_APP_ID: optionalString,
   SOCIAL_APP_SECRET: optionalString,
   TOKEN_VAULT_KEY: optionalString,
@@ -119,6 +120,8 @@ export interface Config {
   flagsOff: ReadonlySet<string>;
   analytics: boolean;
   allowPrivateWebhookTargets: boolean;
+  /** IMPORT_ALLOW_PRIVATE_SOURCES=1: imports may reach http: and private addresses (a self-hosted Shlink on the LAN, tests). */
+  allowPrivateImportSources: boolean;
   social: {
     appId: string | undefined;
     appSecret: string | undefined;
@@ -191,6 +194,7 @@ export function parseConfig(env: NodeJS.ProcessEnv, mode: ServerMode): Config {
     flagsOff: new Set(e.FLAGS_OFF),
     analytics: e.ANALYTICS === 'on',
     allowPrivateWebhookTargets: e.WEBHOOK_ALLOW_PRIVATE_TARGETS === '1',
+    allowPrivateImportSources: e.IMPORT_ALLOW_PRIVATE_SOURCES === '1',
     social: {
       appId: e.SOCIAL_APP_ID,
       appSecret: e.SOCIAL_APP_SECRET,

@@ -33,6 +33,7 @@ import type { RateLimitMode } from './http/fallback-rate-limit.js';
 import { buildHostedApp } from './http/hosted-app.js';
 import { createLimits } from './http/limits.js';
 import { createMetrics } from './http/metrics.js';
+import { composeImports } from './imports/compose.js';
 import { createClickRetention } from './jobs/click-retention.js';
 import { composeLinkExpiry } from './links/expiry.js';
 import { createPreviewService } from './links/preview.js';
@@ -213,6 +214,14 @@ export async function composeHosted(
   });
   // Campaign end dates and click limits (issue #20): the click counter and the link.expired sweep.
   const linkExpiry = composeLinkExpiry({ store, linkRepo, links, events, cache, logger });
+  const previews = createPreviewService({
+    store,
+    links,
+    scrape: (url) => scrapePreview(fetcher, url),
+    now: () => new Date(),
+    onChange: (link) => cache.invalidate(link.hostname ?? '', link.slug),
+  });
+  const imports = composeImports({ store, accounts, links, previews, domains, secretBox, logger, config });
   const classify = createVisitorClassifier();
   const nonce = createNonceSource();
   // Analytics: clicks leave the request path through a buffer written in batches; taps redeem once.
@@ -391,13 +400,8 @@ export async function composeHosted(
     broadcasts,
     unsubscribe: createUnsubscribeService({ store, now: () => new Date() }),
     captureLimiter: limits.capture,
-    previews: createPreviewService({
-      store,
-      links,
-      scrape: (url) => scrapePreview(fetcher, url),
-      now: () => new Date(),
-      onChange: (link) => cache.invalidate(link.hostname ?? '', link.slug),
-    }),
+    previews,
+    imports: imports.service,
     redirect: redirectDeps,
   });
   const retention = createClickRetention({
@@ -430,6 +434,7 @@ export async function composeHosted(
       // Pending deliveries stay in the outbox; the next worker, here or on another instance, sends them.
       await deliveries.stop();
       await broadcastWorker?.stop();
+      await imports.close();
       await fetcher.close();
       await cache.close();
       await redis?.close();

@@ -1,5 +1,6 @@
 #!/usr/bin/env -S node --no-memory-reducer
 import { CliError } from './context.js';
+import { runImport } from './import.js';
 import { runKey } from './key.js';
 import { runMigrate } from './migrate.js';
 import { runOrg } from './org.js';
@@ -18,7 +19,8 @@ const USAGE = `usage: linkhop <command>
   org create --name N --tier T [--email E --password P]
   org set-tier ORG_ID TIER
   key create ORG_ID
-  key revoke KEY_ID`;
+  key revoke KEY_ID
+  import SOURCE --org ORG_ID ...   bring links from csv, bitly, shlink, kutt, dub or yourls`;
 
 const commands: Record<string, (args: string[]) => Promise<void>> = {
   serve: () => runServe('hosted'),
@@ -26,6 +28,7 @@ const commands: Record<string, (args: string[]) => Promise<void>> = {
   migrate: () => runMigrate(),
   org: runOrg,
   key: runKey,
+  import: runImport,
 };
 
 async function main(argv: string[]): Promise<void> {

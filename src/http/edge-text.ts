@@ -16,6 +16,8 @@ const CONTROL_BUT_LINE_BREAKS = /[\u0000-\u0008\u000b\u000c\u000e-\u001f\u007f]/
 /** Body keys whose values are prose, where tab, newline and carriage return make sense. */
 export const PROSE_KEYS: ReadonlySet<string> = new Set([
   'bio',
+  // A CSV file's text (POST /v1/imports): rows end with LF or CRLF, and quoted cells may hold line breaks.
+  'csv',
   'description',
   'dmText',
   'html',

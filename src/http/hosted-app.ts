@@ -24,6 +24,8 @@ import { domainRoutes } from '../domains/routes.js';
 import type { DomainService } from '../domains/service.js';
 import { appError } from '../errors.js';
 import { type FolderService, folderRoutes } from '../folders/folders.js';
+import { importRoutes } from '../imports/routes.js';
+import type { ImportService } from '../imports/service.js';
 import { type PreviewService, previewRoutes } from '../links/preview.js';
 import { qrRoutes } from '../links/qr.js';
 import { linkRoutes } from '../links/routes.js';
@@ -77,6 +79,7 @@ export interface HostedAppDeps {
   pixels: PixelService;
   receipts: ReceiptService;
   previews: PreviewService;
+  imports: ImportService;
   webhooks: WebhookService;
   analytics: AnalyticsService;
   /** Public link stats (issue #20). */
@@ -215,6 +218,7 @@ export async function buildHostedApp(deps: HostedAppDeps): Promise<FastifyInstan
       await v1.register(analyticsRoutes, { analytics: deps.analytics });
       await v1.register(bioRoutes, { bio: deps.bio });
       await v1.register(receiptRoutes, { receipts: deps.receipts });
+      await v1.register(importRoutes, { imports: deps.imports });
     },
     { prefix: '/v1' },
   );
@@ -240,6 +244,7 @@ export async function buildHostedApp(deps: HostedAppDeps): Promise<FastifyInstan
         await authed.register(dashboardAnalyticsRoutes, { analytics: deps.analytics });
         await authed.register(bioRoutes, { bio: deps.bio, operationPrefix: 'dashboard' });
         await authed.register(mediaKitRoutes, { mediaKit: deps.mediaKit });
+        await authed.register(importRoutes, { imports: deps.imports, operationPrefix: 'dashboard' });
         await authed.register(segmentRoutes, { segments: deps.segments });
         await authed.register(broadcastRoutes, { broadcasts: deps.broadcasts });
         await authed.register(socialRoutes, {

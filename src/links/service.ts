@@ -199,7 +199,12 @@ export function createLinkService(deps: LinkServiceDeps) {
   return {
     present,
 
-    async create(ctx: OrgContext, input: CreateLinkInput): Promise<Link> {
+    /** `createdAt` keeps an imported link's original creation date (src/imports); otherwise now. */
+    async create(
+      ctx: OrgContext,
+      input: CreateLinkInput,
+      options: { createdAt?: string } = {},
+    ): Promise<Link> {
       checkGates(ctx, input);
       if ((await repo.countLive(ctx.orgId)) >= LINK_CAPS[ctx.tier]) throw appError('link_cap_reached');
       await checkReferences(ctx, input);
@@ -228,7 +233,7 @@ export function createLinkService(deps: LinkServiceDeps) {
         clickCount: 0,
         expiredAt: null,
         publicStats: false,
-        createdAt: now,
+        createdAt: options.createdAt ?? now,
         updatedAt: now,
       };
       const record = await insertWithSlug(ctx, await apply(empty, input), input.slug !== undefined);

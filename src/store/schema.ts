@@ -12,6 +12,7 @@ import type {
 import type { DomainTable } from './migrations/014-domains.js';
 import type { GroupRollupTables } from './migrations/016-group-rollups.js';
 import type { SignupRequestTable } from './migrations/019-signup-requests.js';
+import type { ImportErrorTable, ImportItemTable, ImportTable } from './migrations/023-imports.js';
 
 /**
  * The tables as Kysely sees them. Portable column types on purpose: timestamps are ISO 8601 UTC
@@ -155,4 +156,7 @@ export interface Database extends AnalyticsTables, GroupRollupTables {
   media_kits: MediaKitTable;
   domains: DomainTable;
   signup_requests: SignupRequestTable;
+  imports: ImportTable;
+  import_errors: ImportErrorTable;
+  import_items: ImportItemTable;
 }

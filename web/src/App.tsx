@@ -12,6 +12,8 @@ import { SocialCallback } from './pages/automations/SocialCallback';
 import { BioEditorPage } from './pages/bio/BioEditorPage';
 import { MediaKitPage } from './pages/bio/MediaKitPage';
 import { DomainsPage } from './pages/domains/DomainsPage';
+import { ImportProgressPage } from './pages/imports/ImportProgress';
+import { ImportsPage } from './pages/imports/ImportsPage';
 import { LandingPage } from './pages/LandingPage';
 import { LinkEditorPage } from './pages/links/LinkEditorPage';
 import { LinksPage } from './pages/links/LinksPage';
@@ -33,6 +35,8 @@ const ROUTES: [string, Page][] = [
   ['/links/:id', LinkEditorPage],
   ['/analytics', AnalyticsPage],
   ['/domains', DomainsPage],
+  ['/imports', ImportsPage],
+  ['/imports/:id', ImportProgressPage],
   ['/bio', BioEditorPage],
   ['/media-kit', MediaKitPage],
   ['/audience', AudiencePage],
@@ -47,6 +51,7 @@ const NAV: { path: string; label: string; feature?: Feature; group: string }[] =
   { path: '/links', label: 'Links', group: 'Links' },
   { path: '/analytics', label: 'Analytics', group: 'Links' },
   { path: '/domains', label: 'Domains', group: 'Links' },
+  { path: '/imports', label: 'Import', group: 'Links' },
   { path: '/bio', label: 'Bio page', group: 'Creator' },
   { path: '/media-kit', label: 'Media kit', group: 'Creator' },
   { path: '/audience', label: 'Audience', group: 'Creator' },

@@ -17,6 +17,7 @@ import * as groupRollups from './016-group-rollups.js';
 import * as clickPartitions from './017-click-partitions.js';
 import * as signupRequests from './019-signup-requests.js';
 import * as linkExpiry from './020-link-expiry.js';
+import * as imports from './023-imports.js';
 
 /**
  * One ordered set of migrations for both dialects, listed in code (not read from a folder) so the
@@ -41,6 +42,7 @@ const migrations: Record<string, Migration> = {
   '017-click-partitions': clickPartitions,
   '019-signup-requests': signupRequests,
   '020-link-expiry': linkExpiry,
+  '023-imports': imports,
 };
 
 export const migrationProvider: MigrationProvider = {

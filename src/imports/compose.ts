@@ -1,0 +1,96 @@
+import { randomUUID } from 'node:crypto';
+import { featuresOf } from '../accounts/plans.js';
+import type { AccountService } from '../accounts/service.js';
+import type { Config } from '../config.js';
+import type { DomainService } from '../domains/service.js';
+import type { PreviewService } from '../links/preview.js';
+import type { LinkService } from '../links/service.js';
+import { createGuardedFetcher, type GuardedFetcher } from '../net/guarded-fetch.js';
+import type { Store } from '../store/database.js';
+import type { SecretBox } from '../webhooks/secret-box.js';
+import { createLinkWriter } from './link-writer.js';
+import { createImportRepo } from './repo.js';
+import { createImportService } from './service.js';
+import { createImportWorker, type ImportWorkerLogger } from './worker.js';
+
+/**
+ * The imports domain wired from the services it builds on; the server (src/main.ts) and the CLI
+ * (src/cli/import.ts) both make it here, so an import runs the same way in either.
+ */
+
+export interface ImportsDeps {
+  store: Store;
+  accounts: Pick<AccountService, 'getOrganization'>;
+  links: Pick<LinkService, 'create'>;
+  previews: Pick<PreviewService, 'setCustom'>;
+  domains: Pick<DomainService, 'list'>;
+  secretBox: SecretBox;
+  config: Pick<Config, 'baseUrl' | 'allowPrivateImportSources'>;
+  logger: ImportWorkerLogger;
+  /** Source APIs are user-given addresses: SSRF-guarded, with room for slow, big pages. Tests hand in theirs. */
+  fetcher?: GuardedFetcher;
+  now?: () => Date;
+  uuid?: () => string;
+  sleep?: (ms: number) => Promise<void>;
+  intervalMs?: number;
+  /** Off for the CLI, which runs its one import itself. */
+  startWorker?: boolean;
+}
+
+const realSleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
+
+export function composeImports(deps: ImportsDeps) {
+  const now = deps.now ?? (() => new Date());
+  const uuid = deps.uuid ?? randomUUID;
+  const { baseUrl, allowPrivateImportSources } = deps.config;
+  const fetcher =
+    deps.fetcher ?? createGuardedFetcher({ allowPrivate: allowPrivateImportSources, timeoutMs: 30_000 });
+  const repo = createImportRepo(deps.store);
+  const writer = createLinkWriter({
+    repo,
+    links: deps.links,
+    setTitle: async (ctx, linkId, title) => {
+      await deps.previews.setCustom(ctx, linkId, { title });
+    },
+    verifiedHosts: async (ctx) =>
+      new Set((await deps.domains.list(ctx)).filter((domain) => domain.verified).map((d) => d.hostname)),
+    baseUrl,
+    now,
+    onUnexpected: (error, item) => deps.logger.error({ err: error, item: item.label }, 'import item failed'),
+  });
+  const worker = createImportWorker({
+    repo,
+    writer,
+    orgContext: async (orgId) => {
+      const { tier } = await deps.accounts.getOrganization(orgId);
+      return { orgId, tier, features: featuresOf(tier) };
+    },
+    secretBox: deps.secretBox,
+    http: { fetcher, sleep: deps.sleep ?? realSleep, now },
+    now,
+    uuid,
+    logger: deps.logger,
+    ...(deps.intervalMs === undefined ? {} : { intervalMs: deps.intervalMs }),
+  });
+  const service = createImportService({
+    repo,
+    secretBox: deps.secretBox,
+    checkUrl: (url) => fetcher.checkUrl(url),
+    now,
+    uuid,
+    nudge: () => worker.nudge(),
+  });
+  if (deps.startWorker !== false) worker.start();
+  return {
+    service,
+    worker,
+    repo,
+    /** Stops the worker (an import in progress is handed back at its last saved page) and the fetcher. */
+    async close(): Promise<void> {
+      await worker.stop();
+      if (!deps.fetcher) await fetcher.close();
+    },
+  };
+}
+
+export type Imports = ReturnType<typeof composeImports>;

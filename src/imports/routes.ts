@@ -1,0 +1,64 @@
+import type { FastifyInstance } from 'fastify';
+import type { ZodTypeProvider } from 'fastify-type-provider-zod';
+import { errorResponses, idParams, operationIds } from '../http/schemas.js';
+import { orgOf } from '../http/v1-auth.js';
+import { createdImportSchema, createImportBody, importListSchema, importSchema } from './schema.js';
+import type { ImportService } from './service.js';
+
+/** A CSV of 10,000 links and more: the import route takes bodies beyond the app's 1 MB default. */
+const IMPORT_BODY_LIMIT = 10 * 1024 * 1024;
+
+/** /v1/imports (and the dashboard's /api twin): start an import, follow its progress. */
+export async function importRoutes(
+  app: FastifyInstance,
+  deps: { imports: ImportService; operationPrefix?: string },
+): Promise<void> {
+  const r = app.withTypeProvider<ZodTypeProvider>();
+  const { imports } = deps;
+  const op = operationIds(deps.operationPrefix);
+  const tags = ['imports'];
+
+  r.post(
+    '/imports',
+    {
+      bodyLimit: IMPORT_BODY_LIMIT,
+      schema: {
+        operationId: op('createImport'),
+        tags,
+        description:
+          'Queues an import from a CSV, Bitly, Shlink, Kutt, Dub or YOURLS and answers 202 with its id; ' +
+          'follow it with GET /imports/{id}. Slugs, verified custom hostnames, tags, titles and creation ' +
+          'dates are kept; a slug already taken is skipped with its reason, and a re-run imports nothing twice.',
+        body: createImportBody,
+        response: { 202: createdImportSchema, ...errorResponses(400, 413) },
+      },
+    },
+    async (request, reply) => reply.code(202).send(await imports.start(orgOf(request), request.body)),
+  );
+
+  r.get(
+    '/imports',
+    {
+      schema: {
+        operationId: op('listImports'),
+        tags,
+        description: 'The 20 most recent imports, newest first.',
+        response: { 200: importListSchema, ...errorResponses() },
+      },
+    },
+    async (request) => imports.list(orgOf(request)),
+  );
+
+  r.get(
+    '/imports/:id',
+    {
+      schema: {
+        operationId: op('getImport'),
+        tags,
+        params: idParams,
+        response: { 200: importSchema, ...errorResponses(404) },
+      },
+    },
+    async (request) => imports.get(orgOf(request), request.params.id),
+  );
+}
