@@ -24,6 +24,7 @@ export async function importRoutes(
       bodyLimit: IMPORT_BODY_LIMIT,
       schema: {
         operationId: op('createImport'),
+        summary: 'Start importing links from another shortener or a CSV file',
         tags,
         description:
           'Queues an import from a CSV, Bitly, Shlink, Kutt, Dub or YOURLS and answers 202 with its id; ' +
@@ -41,6 +42,7 @@ export async function importRoutes(
     {
       schema: {
         operationId: op('listImports'),
+        summary: 'List recent imports',
         tags,
         description: 'The 20 most recent imports, newest first.',
         response: { 200: importListSchema, ...errorResponses() },
@@ -54,6 +56,7 @@ export async function importRoutes(
     {
       schema: {
         operationId: op('getImport'),
+        summary: "Get an import's progress and errors",
         tags,
         params: idParams,
         response: { 200: importSchema, ...errorResponses(404) },
