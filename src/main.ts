@@ -1,6 +1,9 @@
 import { randomBytes, randomUUID } from 'node:crypto';
 import type { FastifyInstance } from 'fastify';
 import pino, { type Logger } from 'pino';
+import { createEraseService } from './accounts/erase.js';
+import { createEraseRepo } from './accounts/erase-repo.js';
+import { createPasswordService } from './accounts/passwords.js';
 import { createAccountRepo } from './accounts/repo.js';
 import { verifyPassword } from './accounts/secrets.js';
 import { createAccountService } from './accounts/service.js';
@@ -13,6 +16,8 @@ import { createAnalyticsRepo } from './analytics/repo.js';
 import { createAnalyticsService } from './analytics/service.js';
 import { createMemoryOneShot, createRedisOneShot, createTapTokens } from './analytics/tap-tokens.js';
 import { createAudienceService } from './audience/service.js';
+import { createAuditRepo } from './audit/repo.js';
+import { createAuditLog } from './audit/service.js';
 import { createCreatorStats } from './bio/analytics-stats.js';
 import { createBioRepo } from './bio/repo.js';
 import { createBioService } from './bio/service.js';
@@ -34,6 +39,8 @@ import { createPreviewService } from './links/preview.js';
 import { createLinkRepo } from './links/repo.js';
 import { createLinkService } from './links/service.js';
 import { createMediaKitService } from './mediakit/service.js';
+import { createInviteService } from './members/invites.js';
+import { createMemberService } from './members/service.js';
 import { createGuardedFetcher } from './net/guarded-fetch.js';
 import { scrapePreview } from './net/open-graph.js';
 import { createPixelService } from './pixels/pixels.js';
@@ -163,8 +170,24 @@ export async function composeHosted(
     nudge: () => broadcastWorker?.nudge(),
   });
 
+  // Every change by a person or a key writes its audit row in the change's own transaction.
+  const audit = createAuditLog({ repo: createAuditRepo(store), now: () => new Date(), uuid: randomUUID });
   const accountRepo = createAccountRepo(store);
-  const accounts = createAccountService({ repo: accountRepo, now: () => new Date(), uuid: randomUUID });
+  const accounts = createAccountService({
+    repo: accountRepo,
+    now: () => new Date(),
+    uuid: randomUUID,
+    audit,
+    signupTier: config.signupTier,
+  });
+  const accountMail = {
+    baseUrl: config.baseUrl,
+    from: mailFrom,
+    transport: mailTransport,
+    mailsPerEmail: limits.signupMails,
+    logger,
+    now: () => new Date(),
+  };
   const linkRepo = createLinkRepo(store);
   const domains = createDomainService({
     store,
@@ -287,20 +310,24 @@ export async function composeHosted(
     dashboard: {
       accounts,
       secureCookies: config.baseUrl.startsWith('https://'),
-      signup: createSignupService({
-        repo: accountRepo,
-        accounts,
-        baseUrl: config.baseUrl,
-        from: mailFrom,
-        transport: mailTransport,
-        mailsPerEmail: limits.signupMails,
-        logger,
-        now: () => new Date(),
-      }),
+      signup: createSignupService({ repo: accountRepo, accounts, ...accountMail }),
       signupAttempts: limits.signup,
       loginAttempts: limits.login,
       accountLoginFailures: limits.accountLoginFailures,
       keyCreations: limits.keyCreations,
+    },
+    teams: {
+      audit,
+      members: createMemberService({ repo: accountRepo, accounts, audit, now: () => new Date() }),
+      invites: createInviteService({ repo: accountRepo, accounts, audit, uuid: randomUUID, ...accountMail }),
+      passwords: createPasswordService({ repo: accountRepo, ...accountMail }),
+      erase: createEraseService({
+        repo: createEraseRepo(store),
+        accounts: accountRepo,
+        audit,
+        now: () => new Date(),
+        invalidateOrganization: (orgId) => cache.invalidateOrganization(orgId),
+      }),
     },
     links,
     folders: createFolderService({ store, now: () => new Date(), uuid: randomUUID }),

@@ -111,6 +111,7 @@ function sharedRoutes(app: FastifyInstance, deps: Deps, op: (name: string) => st
   r.get(
     '/links/:id/stats',
     {
+      config: { permission: 'analytics:read' },
       schema: {
         operationId: op('getLinkStats'),
         tags,
@@ -123,6 +124,7 @@ function sharedRoutes(app: FastifyInstance, deps: Deps, op: (name: string) => st
   r.get(
     '/links/:id/ab-stats',
     {
+      config: { permission: 'analytics:read' },
       schema: {
         operationId: op('getLinkAbStats'),
         tags,
@@ -135,6 +137,7 @@ function sharedRoutes(app: FastifyInstance, deps: Deps, op: (name: string) => st
   r.get(
     '/analytics',
     {
+      config: { permission: 'analytics:read' },
       schema: {
         operationId: op('getAnalytics'),
         tags,
@@ -149,6 +152,7 @@ function sharedRoutes(app: FastifyInstance, deps: Deps, op: (name: string) => st
   r.get(
     '/links/:id/clicks',
     {
+      config: { permission: 'analytics:read' },
       schema: {
         operationId: op('listLinkClicks'),
         tags,
@@ -164,6 +168,7 @@ function sharedRoutes(app: FastifyInstance, deps: Deps, op: (name: string) => st
   r.get(
     '/analytics/export',
     {
+      config: { permission: 'analytics:read' },
       schema: {
         operationId: op('exportAnalytics'),
         tags,

@@ -65,6 +65,7 @@ export async function audienceRoutes(
   r.get(
     '/audience',
     {
+      config: { permission: 'audience:read' },
       schema: {
         operationId: op('listAudience'),
         tags,
@@ -84,6 +85,7 @@ export async function audienceRoutes(
   r.get(
     '/audience/export.csv',
     {
+      config: { permission: 'audience:read' },
       schema: {
         operationId: op('exportAudience'),
         tags,
@@ -106,6 +108,7 @@ export async function audienceRoutes(
   r.get(
     '/audience/:id',
     {
+      config: { permission: 'audience:read' },
       schema: {
         operationId: op('getContact'),
         tags,
@@ -118,6 +121,7 @@ export async function audienceRoutes(
   r.delete(
     '/audience/:id',
     {
+      config: { permission: 'audience:write' },
       schema: {
         operationId: op('deleteContact'),
         tags,

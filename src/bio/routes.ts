@@ -35,12 +35,16 @@ export async function bioRoutes(
 
   r.get(
     '/bio',
-    { schema: { operationId: op('getBio'), tags, response: { 200: envelope, ...errorResponses(403) } } },
+    {
+      config: { permission: 'bio:read' },
+      schema: { operationId: op('getBio'), tags, response: { 200: envelope, ...errorResponses(403) } },
+    },
     async (request) => bio.get(orgOf(request)),
   );
   r.put(
     '/bio',
     {
+      config: { permission: 'bio:write' },
       schema: {
         operationId: op('saveBio'),
         tags,
@@ -54,6 +58,7 @@ export async function bioRoutes(
   r.delete(
     '/bio',
     {
+      config: { permission: 'bio:write' },
       schema: {
         operationId: op('deleteBio'),
         tags,
@@ -65,6 +70,7 @@ export async function bioRoutes(
   r.put(
     '/bio/blocks',
     {
+      config: { permission: 'bio:write' },
       schema: {
         operationId: op('replaceBioBlocks'),
         tags,
@@ -77,6 +83,7 @@ export async function bioRoutes(
   r.get(
     '/bio/stats',
     {
+      config: { permission: 'bio:read' },
       schema: {
         operationId: op('getBioStats'),
         tags,
@@ -93,6 +100,7 @@ export async function publicBioRoutes(app: FastifyInstance, deps: { bio: BioServ
   r.get(
     '/public/bio/:handle',
     {
+      config: { permission: 'public' },
       schema: {
         operationId: 'getPublicBio',
         tags: ['bio'],

@@ -26,6 +26,7 @@ export async function broadcastRoutes(
   r.post(
     '/broadcasts',
     {
+      config: { permission: 'audience:write' },
       schema: {
         operationId: 'createBroadcast',
         tags,
@@ -39,6 +40,7 @@ export async function broadcastRoutes(
   r.get(
     '/broadcasts',
     {
+      config: { permission: 'audience:read' },
       schema: {
         operationId: 'listBroadcasts',
         tags,
@@ -51,6 +53,7 @@ export async function broadcastRoutes(
   r.get(
     '/broadcasts/:id',
     {
+      config: { permission: 'audience:read' },
       schema: {
         operationId: 'getBroadcast',
         tags,
@@ -63,6 +66,7 @@ export async function broadcastRoutes(
   r.patch(
     '/broadcasts/:id',
     {
+      config: { permission: 'audience:write' },
       schema: {
         operationId: 'updateBroadcast',
         tags,
@@ -77,6 +81,7 @@ export async function broadcastRoutes(
   r.post(
     '/broadcasts/:id/send',
     {
+      config: { permission: 'audience:write' },
       schema: {
         operationId: 'sendBroadcast',
         tags,

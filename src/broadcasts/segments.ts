@@ -182,6 +182,7 @@ export async function segmentRoutes(app: FastifyInstance, deps: { segments: Segm
   r.post(
     '/segments',
     {
+      config: { permission: 'audience:write' },
       schema: {
         operationId: 'createSegment',
         tags,
@@ -195,6 +196,7 @@ export async function segmentRoutes(app: FastifyInstance, deps: { segments: Segm
   r.get(
     '/segments',
     {
+      config: { permission: 'audience:read' },
       schema: {
         operationId: 'listSegments',
         tags,
@@ -206,6 +208,7 @@ export async function segmentRoutes(app: FastifyInstance, deps: { segments: Segm
   r.delete(
     '/segments/:id',
     {
+      config: { permission: 'audience:write' },
       schema: {
         operationId: 'deleteSegment',
         tags,

@@ -20,6 +20,7 @@ export async function domainRoutes(
   r.post(
     '/domains',
     {
+      config: { permission: 'domains:write' },
       schema: {
         operationId: op('createDomain'),
         tags,
@@ -36,6 +37,7 @@ export async function domainRoutes(
   r.get(
     '/domains',
     {
+      config: { permission: 'domains:read' },
       schema: {
         operationId: op('listDomains'),
         tags,
@@ -47,6 +49,7 @@ export async function domainRoutes(
   r.post(
     '/domains/:id/verify',
     {
+      config: { permission: 'domains:write' },
       schema: {
         operationId: op('verifyDomain'),
         tags,
@@ -61,6 +64,7 @@ export async function domainRoutes(
   r.delete(
     '/domains/:id',
     {
+      config: { permission: 'domains:write' },
       schema: {
         operationId: op('deleteDomain'),
         tags,

@@ -117,6 +117,7 @@ export async function folderRoutes(
   r.post(
     '/folders',
     {
+      config: { permission: 'links:write' },
       schema: {
         operationId: op('createFolder'),
         tags,
@@ -129,6 +130,7 @@ export async function folderRoutes(
   r.get(
     '/folders',
     {
+      config: { permission: 'links:read' },
       schema: {
         operationId: op('listFolders'),
         tags,
@@ -140,6 +142,7 @@ export async function folderRoutes(
   r.patch(
     '/folders/:id',
     {
+      config: { permission: 'links:write' },
       schema: {
         operationId: op('renameFolder'),
         tags,
@@ -153,6 +156,7 @@ export async function folderRoutes(
   r.delete(
     '/folders/:id',
     {
+      config: { permission: 'links:write' },
       schema: {
         operationId: op('deleteFolder'),
         tags,

@@ -150,16 +150,22 @@ export async function previewRoutes(
     params: idParams,
     response: { 200: previewSchema, ...errorResponses(400, 404) },
   });
-  r.get('/links/:id/og', { schema: schema(op('getLinkPreview')) }, async (request) =>
+  const read = { permission: 'links:read' } as const;
+  const write = { permission: 'links:write' } as const;
+  r.get('/links/:id/og', { config: read, schema: schema(op('getLinkPreview')) }, async (request) =>
     previews.get(orgOf(request), request.params.id),
   );
-  r.put('/links/:id/og', { schema: { ...schema(op('setLinkPreview')), body: customBody } }, async (request) =>
-    previews.setCustom(orgOf(request), request.params.id, request.body),
+  r.put(
+    '/links/:id/og',
+    { config: write, schema: { ...schema(op('setLinkPreview')), body: customBody } },
+    async (request) => previews.setCustom(orgOf(request), request.params.id, request.body),
   );
-  r.delete('/links/:id/og', { schema: schema(op('clearLinkPreview')) }, async (request) =>
+  r.delete('/links/:id/og', { config: write, schema: schema(op('clearLinkPreview')) }, async (request) =>
     previews.clearCustom(orgOf(request), request.params.id),
   );
-  r.post('/links/:id/og/scrape', { schema: schema(op('scrapeLinkPreview')) }, async (request) =>
-    previews.rescrape(orgOf(request), request.params.id),
+  r.post(
+    '/links/:id/og/scrape',
+    { config: write, schema: schema(op('scrapeLinkPreview')) },
+    async (request) => previews.rescrape(orgOf(request), request.params.id),
   );
 }

@@ -27,6 +27,7 @@ export async function linkRoutes(
   r.get(
     '/links',
     {
+      config: { permission: 'links:read' },
       schema: {
         operationId: op('listLinks'),
         tags: ['links'],
@@ -43,6 +44,7 @@ export async function linkRoutes(
   r.post(
     '/links',
     {
+      config: { permission: 'links:write' },
       schema: {
         operationId: op('createLink'),
         tags: ['links'],
@@ -56,6 +58,7 @@ export async function linkRoutes(
   r.post(
     '/links/bulk',
     {
+      config: { permission: 'links:write' },
       schema: {
         operationId: op('bulkCreateLinks'),
         tags: ['links'],
@@ -97,6 +100,7 @@ export async function linkRoutes(
   r.get(
     '/links/:id',
     {
+      config: { permission: 'links:read' },
       schema: {
         operationId: op('getLink'),
         tags: ['links'],
@@ -110,6 +114,7 @@ export async function linkRoutes(
   r.patch(
     '/links/:id',
     {
+      config: { permission: 'links:write' },
       schema: {
         operationId: op('updateLink'),
         tags: ['links'],
@@ -124,6 +129,7 @@ export async function linkRoutes(
   r.post(
     '/links/:id/archive',
     {
+      config: { permission: 'links:write' },
       schema: {
         operationId: op('archiveLink'),
         tags: ['links'],

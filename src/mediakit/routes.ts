@@ -25,6 +25,7 @@ export async function mediaKitRoutes(
   r.get(
     '/media-kit',
     {
+      config: { permission: 'bio:read' },
       schema: {
         operationId: 'getMediaKit',
         tags,
@@ -36,6 +37,7 @@ export async function mediaKitRoutes(
   r.put(
     '/media-kit',
     {
+      config: { permission: 'bio:write' },
       schema: {
         operationId: 'saveMediaKit',
         tags,
@@ -49,6 +51,7 @@ export async function mediaKitRoutes(
   r.delete(
     '/media-kit',
     {
+      config: { permission: 'bio:write' },
       schema: {
         operationId: 'deleteMediaKit',
         tags,
@@ -68,6 +71,7 @@ export async function publicMediaKitRoutes(
   r.get(
     '/public/media-kit/:handle',
     {
+      config: { permission: 'public' },
       schema: {
         operationId: 'getPublicMediaKit',
         tags: ['media-kit'],
@@ -85,6 +89,7 @@ export async function publicMediaKitRoutes(
   r.get(
     '/public/media-kit/:handle/card.svg',
     {
+      config: { permission: 'public' },
       schema: {
         operationId: 'getMediaKitCard',
         tags: ['media-kit'],

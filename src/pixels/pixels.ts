@@ -127,6 +127,7 @@ export async function pixelRoutes(
   r.post(
     '/pixels',
     {
+      config: { permission: 'links:write' },
       schema: {
         operationId: op('createPixel'),
         tags,
@@ -139,6 +140,7 @@ export async function pixelRoutes(
   r.get(
     '/pixels',
     {
+      config: { permission: 'links:read' },
       schema: {
         operationId: op('listPixels'),
         tags,
@@ -150,6 +152,7 @@ export async function pixelRoutes(
   r.delete(
     '/pixels/:id',
     {
+      config: { permission: 'links:write' },
       schema: {
         operationId: op('deletePixel'),
         tags,

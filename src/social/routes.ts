@@ -92,12 +92,16 @@ export async function socialRoutes(
   });
   r.get(
     '/social/meta',
-    { schema: { operationId: 'socialMeta', tags, response: { 200: meta, 401: errorBody } } },
+    {
+      config: { permission: 'authenticated' },
+      schema: { operationId: 'socialMeta', tags, response: { 200: meta, 401: errorBody } },
+    },
     async (request) => accounts.meta(orgOf(request)),
   );
   r.get(
     '/social',
     {
+      config: { permission: 'automations:read' },
       schema: {
         operationId: 'listSocialAccounts',
         tags,
@@ -109,6 +113,7 @@ export async function socialRoutes(
   r.post(
     '/social/connect',
     {
+      config: { permission: 'automations:write' },
       schema: {
         operationId: 'connectSocialAccount',
         tags,
@@ -121,6 +126,7 @@ export async function socialRoutes(
   r.delete(
     '/social/accounts/:id',
     {
+      config: { permission: 'automations:write' },
       schema: {
         operationId: 'disconnectSocialAccount',
         tags,
@@ -133,6 +139,7 @@ export async function socialRoutes(
   r.post(
     '/social/automations',
     {
+      config: { permission: 'automations:write' },
       schema: {
         operationId: 'createDmAutomation',
         tags,
@@ -145,6 +152,7 @@ export async function socialRoutes(
   r.get(
     '/social/automations',
     {
+      config: { permission: 'automations:read' },
       schema: {
         operationId: 'listDmAutomations',
         tags,
@@ -156,6 +164,7 @@ export async function socialRoutes(
   r.patch(
     '/social/automations/:id',
     {
+      config: { permission: 'automations:write' },
       schema: {
         operationId: 'updateDmAutomation',
         tags,
@@ -169,6 +178,7 @@ export async function socialRoutes(
   r.delete(
     '/social/automations/:id',
     {
+      config: { permission: 'automations:write' },
       schema: {
         operationId: 'deleteDmAutomation',
         tags,
@@ -181,6 +191,7 @@ export async function socialRoutes(
   r.get(
     '/social/automations/:id/stats',
     {
+      config: { permission: 'automations:read' },
       schema: {
         operationId: 'dmAutomationStats',
         tags,
@@ -193,6 +204,7 @@ export async function socialRoutes(
   r.get(
     '/social/automations/:id/events',
     {
+      config: { permission: 'automations:read' },
       schema: {
         operationId: 'dmAutomationEvents',
         tags,

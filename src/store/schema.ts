@@ -11,6 +11,8 @@ import type {
 } from './migrations/011-audience.js';
 import type { DomainTable } from './migrations/014-domains.js';
 import type { SignupRequestTable } from './migrations/019-signup-requests.js';
+import type { InviteTable, MembershipTable, PasswordResetTable } from './migrations/021-teams.js';
+import type { AuditLogTable } from './migrations/022-audit-log.js';
 
 /**
  * The tables as Kysely sees them. Portable column types on purpose: timestamps are ISO 8601 UTC
@@ -29,6 +31,7 @@ export interface OrganizationTable {
   name: string;
   tier: string;
   created_at: string;
+  deleted_at: Generated<string | null>;
 }
 
 export interface LinkTable {
@@ -55,6 +58,7 @@ export interface LinkTable {
 
 export interface UserTable {
   id: string;
+  /** The user's first organization; access is decided by `memberships` (021-teams). */
   org_id: string;
   email: string;
   password_hash: string;
@@ -64,6 +68,8 @@ export interface UserTable {
 export interface SessionTable {
   id_hash: string;
   user_id: string;
+  /** The organization the session works in; null means the user's first membership. */
+  org_id: Generated<string | null>;
   expires_at: string;
   created_at: string;
 }
@@ -75,6 +81,10 @@ export interface ApiKeyTable {
   prefix: string;
   revoked_at: string | null;
   created_at: string;
+  name: Generated<string>;
+  /** JSON array of scopes. */
+  scopes: Generated<string>;
+  last_used_at: Generated<string | null>;
 }
 
 export interface FolderTable {
@@ -145,4 +155,8 @@ export interface Database extends AnalyticsTables {
   media_kits: MediaKitTable;
   domains: DomainTable;
   signup_requests: SignupRequestTable;
+  memberships: MembershipTable;
+  invites: InviteTable;
+  password_resets: PasswordResetTable;
+  audit_log: AuditLogTable;
 }

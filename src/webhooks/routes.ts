@@ -24,6 +24,7 @@ export async function webhookRoutes(
   r.get(
     '/webhooks',
     {
+      config: { permission: 'webhooks:read' },
       schema: {
         operationId: op('listWebhooks'),
         tags,
@@ -35,6 +36,7 @@ export async function webhookRoutes(
   r.post(
     '/webhooks',
     {
+      config: { permission: 'webhooks:write' },
       schema: {
         operationId: op('createWebhook'),
         tags,
@@ -49,6 +51,7 @@ export async function webhookRoutes(
   r.patch(
     '/webhooks/:id',
     {
+      config: { permission: 'webhooks:write' },
       schema: {
         operationId: op('updateWebhook'),
         tags,
@@ -63,6 +66,7 @@ export async function webhookRoutes(
   r.delete(
     '/webhooks/:id',
     {
+      config: { permission: 'webhooks:write' },
       schema: {
         operationId: op('deleteWebhook'),
         tags,

@@ -14,6 +14,8 @@ import * as clickBlocks from './012-click-blocks.js';
 import * as clickBatches from './013-click-batches.js';
 import * as domains from './014-domains.js';
 import * as signupRequests from './019-signup-requests.js';
+import * as teams from './021-teams.js';
+import * as auditLog from './022-audit-log.js';
 
 /**
  * One ordered set of migrations for both dialects, listed in code (not read from a folder) so the
@@ -35,6 +37,8 @@ const migrations: Record<string, Migration> = {
   '013-click-batches': clickBatches,
   '014-domains': domains,
   '019-signup-requests': signupRequests,
+  '021-teams': teams,
+  '022-audit-log': auditLog,
 };
 
 export const migrationProvider: MigrationProvider = {

@@ -1,0 +1,20 @@
+/**
+ * The `changes` of an audit row: for each field that differs, `{from, to}`. A secret field (a password,
+ * a signing secret) is named but its values never are: `{changed: true}`.
+ */
+export function changesBetween(
+  before: Record<string, unknown> | null,
+  after: Record<string, unknown> | null,
+  options: { secret?: readonly string[]; only?: readonly string[] } = {},
+): Record<string, unknown> {
+  const secret = new Set(options.secret ?? []);
+  const keys = options.only ?? [...new Set([...Object.keys(before ?? {}), ...Object.keys(after ?? {})])];
+  const changes: Record<string, unknown> = {};
+  for (const key of keys) {
+    const from = before?.[key] ?? null;
+    const to = after?.[key] ?? null;
+    if (JSON.stringify(from) === JSON.stringify(to)) continue;
+    changes[key] = secret.has(key) ? { changed: true } : { from, to };
+  }
+  return changes;
+}
