@@ -114,6 +114,8 @@ export async function composeHosted(
   // Every fetch of a user-given URL (webhook deliveries, preview scrapes) goes through this one guard.
   const fetcher = createGuardedFetcher({ allowPrivate: config.allowPrivateWebhookTargets });
   const secretBox = createSecretBox({ current: sessionSecret });
+  // Every change by a person or a key writes its audit row in the change's own transaction.
+  const audit = createAuditLog({ repo: createAuditRepo(store), now: () => new Date(), uuid: randomUUID });
   const webhooks = createWebhookService({
     store,
     fetcher,
@@ -121,6 +123,7 @@ export async function composeHosted(
     now: () => new Date(),
     uuid: randomUUID,
     allowPrivate: config.allowPrivateWebhookTargets,
+    audit,
   });
   const deliveries = createDeliveryWorker({ store, fetcher, secretBox, now: () => new Date(), logger });
   // Link and contact events are queued in the transaction of their change (the outbox, src/webhooks).
@@ -170,8 +173,6 @@ export async function composeHosted(
     nudge: () => broadcastWorker?.nudge(),
   });
 
-  // Every change by a person or a key writes its audit row in the change's own transaction.
-  const audit = createAuditLog({ repo: createAuditRepo(store), now: () => new Date(), uuid: randomUUID });
   const accountRepo = createAccountRepo(store);
   const accounts = createAccountService({
     repo: accountRepo,
@@ -220,6 +221,7 @@ export async function composeHosted(
     reapplyLinkCap: async (ctx) => {
       await accounts.reapplyLinkCap(ctx.orgId, ctx.tier);
     },
+    audit,
   });
   const classify = createVisitorClassifier();
   const nonce = createNonceSource();
@@ -255,6 +257,7 @@ export async function composeHosted(
     flagsOff: config.flagsOff,
     now: () => new Date(),
     uuid: randomUUID,
+    audit,
   });
   const mediaKit = createMediaKitService({
     repo: bioRepo,
@@ -273,6 +276,7 @@ export async function composeHosted(
     now: () => new Date(),
     uuid: randomUUID,
     logger,
+    audit,
     // Automation stats show the DM'd link's taps from the same 90-day window as link stats.
     linkStats: async (ctx, linkId) => {
       if (!analytics.configured) return null;
@@ -330,13 +334,14 @@ export async function composeHosted(
       }),
     },
     links,
-    folders: createFolderService({ store, now: () => new Date(), uuid: randomUUID }),
+    folders: createFolderService({ store, now: () => new Date(), uuid: randomUUID, audit }),
     domains,
     pixels: createPixelService({
       store,
       now: () => new Date(),
       uuid: randomUUID,
       invalidateOrganization: (orgId) => cache.invalidateOrganization(orgId),
+      audit,
     }),
     receipts: createReceiptService({
       links,

@@ -3,10 +3,12 @@
  * a signing secret) is named but its values never are: `{changed: true}`.
  */
 export function changesBetween(
-  before: Record<string, unknown> | null,
-  after: Record<string, unknown> | null,
+  beforeRecord: object | null,
+  afterRecord: object | null,
   options: { secret?: readonly string[]; only?: readonly string[] } = {},
 ): Record<string, unknown> {
+  const before = beforeRecord as Record<string, unknown> | null;
+  const after = afterRecord as Record<string, unknown> | null;
   const secret = new Set(options.secret ?? []);
   const keys = options.only ?? [...new Set([...Object.keys(before ?? {}), ...Object.keys(after ?? {})])];
   const changes: Record<string, unknown> = {};

@@ -127,7 +127,9 @@ for (const kind of storeKinds) {
       const guarded = () =>
         h.app.routeCatalog.filter(
           (route) =>
-            /^\/(v1|api)\//.test(route.url) && !route.url.startsWith('/api/public/') && route.method !== 'HEAD',
+            /^\/(v1|api)\//.test(route.url) &&
+            !route.url.startsWith('/api/public/') &&
+            route.method !== 'HEAD',
         );
 
       it('declares a permission on every /v1 and /api route (a route without one fails here)', () => {
