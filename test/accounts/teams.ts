@@ -16,7 +16,7 @@ export type Call = (
   method: InjectOptions['method'],
   url: string,
   payload?: object,
-) => ReturnType<HostedHarness['app']['inject']>;
+) => ReturnType<HostedHarness['v1']>;
 
 /** Dashboard calls as a browser makes them: the cookie, our origin, JSON. */
 export function asCookie(h: HostedHarness, cookie: string): Call {
