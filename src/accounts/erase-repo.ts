@@ -23,15 +23,20 @@ export const ORG_TABLES = [
   'click_rollups',
   'org_rollups',
   'click_blocks',
+  'webhook_deliveries',
   'webhooks',
+  'media_kits',
   'bio_pages',
   'pixels',
   'folders',
   'domains',
 ] as const;
 
-/** Tables with an `org_id` that are not erased wholesale: links keep redirecting, users may stay. */
-export const ORG_TABLES_KEPT = ['links', 'users'] as const;
+/**
+ * Tables with an `org_id` that are not erased wholesale: links keep redirecting, users may belong
+ * elsewhere, and a session pointing at the organization falls back to the person's next one.
+ */
+export const ORG_TABLES_KEPT = ['links', 'users', 'sessions'] as const;
 
 /** What the link row keeps: the columns a redirect needs; every other power is cleared. */
 const CLEARED_LINK_POWERS = {
