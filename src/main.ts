@@ -1,13 +1,7 @@
 import { randomBytes, randomUUID } from 'node:crypto';
 import type { FastifyInstance } from 'fastify';
 import pino, { type Logger } from 'pino';
-import { createEraseService } from './accounts/erase.js';
-import { createEraseRepo } from './accounts/erase-repo.js';
-import { createPasswordService } from './accounts/passwords.js';
-import { createAccountRepo } from './accounts/repo.js';
 import { verifyPassword } from './accounts/secrets.js';
-import { createAccountService } from './accounts/service.js';
-import { createSignupService } from './accounts/signup.js';
 import type { ClickBufferStats } from './analytics/click-buffer.js';
 import { clickSink } from './analytics/click-sink.js';
 import { createOutcomeQueue } from './analytics/outcome-queue.js';
@@ -25,6 +19,7 @@ import { createSegmentService } from './broadcasts/segments.js';
 import { createBroadcastService } from './broadcasts/service.js';
 import { createUnsubscribeService } from './broadcasts/unsubscribe.js';
 import { createBroadcastWorker, createSmtpTransport } from './broadcasts/worker.js';
+import { composeTeams } from './compose-teams.js';
 import type { Config } from './config.js';
 import { createVisitorClassifier } from './core/visitor.js';
 import { createTxtLookup } from './domains/dns-txt.js';
@@ -39,8 +34,6 @@ import { createPreviewService } from './links/preview.js';
 import { createLinkRepo } from './links/repo.js';
 import { createLinkService } from './links/service.js';
 import { createMediaKitService } from './mediakit/service.js';
-import { createInviteService } from './members/invites.js';
-import { createMemberService } from './members/service.js';
 import { createGuardedFetcher } from './net/guarded-fetch.js';
 import { scrapePreview } from './net/open-graph.js';
 import { createPixelService } from './pixels/pixels.js';
@@ -114,7 +107,7 @@ export async function composeHosted(
   // Every fetch of a user-given URL (webhook deliveries, preview scrapes) goes through this one guard.
   const fetcher = createGuardedFetcher({ allowPrivate: config.allowPrivateWebhookTargets });
   const secretBox = createSecretBox({ current: sessionSecret });
-  // Every change by a person or a key writes its audit row in the change's own transaction.
+  // Every change by a person or a key writes its audit row in the change's transaction.
   const audit = createAuditLog({ repo: createAuditRepo(store), now: () => new Date(), uuid: randomUUID });
   const webhooks = createWebhookService({
     store,
@@ -173,22 +166,6 @@ export async function composeHosted(
     nudge: () => broadcastWorker?.nudge(),
   });
 
-  const accountRepo = createAccountRepo(store);
-  const accounts = createAccountService({
-    repo: accountRepo,
-    now: () => new Date(),
-    uuid: randomUUID,
-    audit,
-    signupTier: config.signupTier,
-  });
-  const accountMail = {
-    baseUrl: config.baseUrl,
-    from: mailFrom,
-    transport: mailTransport,
-    mailsPerEmail: limits.signupMails,
-    logger,
-    now: () => new Date(),
-  };
   const linkRepo = createLinkRepo(store);
   const domains = createDomainService({
     store,
@@ -209,6 +186,8 @@ export async function composeHosted(
     loadCustomHosts: customHosts,
     ...(redis ? { redis: { publisher: redis.publisher, subscriber: redis.subscriber } } : {}),
   });
+  const people = composeTeams({ config, store, audit, logger, limits, cache, mailTransport, mailFrom });
+  const { accounts } = people;
   const links = createLinkService({
     repo: linkRepo,
     table,
@@ -314,25 +293,13 @@ export async function composeHosted(
     dashboard: {
       accounts,
       secureCookies: config.baseUrl.startsWith('https://'),
-      signup: createSignupService({ repo: accountRepo, accounts, ...accountMail }),
+      signup: people.signup,
       signupAttempts: limits.signup,
       loginAttempts: limits.login,
       accountLoginFailures: limits.accountLoginFailures,
       keyCreations: limits.keyCreations,
     },
-    teams: {
-      audit,
-      members: createMemberService({ repo: accountRepo, accounts, audit, now: () => new Date() }),
-      invites: createInviteService({ repo: accountRepo, accounts, audit, uuid: randomUUID, ...accountMail }),
-      passwords: createPasswordService({ repo: accountRepo, ...accountMail }),
-      erase: createEraseService({
-        repo: createEraseRepo(store),
-        accounts: accountRepo,
-        audit,
-        now: () => new Date(),
-        invalidateOrganization: (orgId) => cache.invalidateOrganization(orgId),
-      }),
-    },
+    teams: people.teams,
     links,
     folders: createFolderService({ store, now: () => new Date(), uuid: randomUUID, audit }),
     domains,

@@ -27,7 +27,8 @@ function json(...args: string[]) {
   return JSON.parse(result.stdout);
 }
 
-describe('linkhop org, member and key commands for teams', () => {
+// Each command is a process of its own (about a second, more with a scrypt) on a machine others share.
+describe('linkhop org, member and key commands for teams', { timeout: 60_000 }, () => {
   it('org list and org show: the organizations, their members with roles, their live keys', () => {
     const org = json(
       'org',
