@@ -1,5 +1,6 @@
 import { isIP } from 'node:net';
 import { z } from 'zod';
+import { TIERS, type Tier } from './accounts/plans.js';
 
 /**
  * The one place that reads the environment. Every variable of decisions.md is here with its default,
@@ -53,6 +54,10 @@ const envSchema = z.object({
   CRON_SECRET: optionalString,
   SMTP_URL: optionalString,
   MAIL_FROM: optionalString,
+  SIGNUP_TIER: z.preprocess(
+    emptyToUndefined,
+    z.enum(TIERS, { error: `SIGNUP_TIER is one of ${TIERS.join(', ')}` }).default('sidekick'),
+  ),
   PLATFORMS_FILE: optionalString,
   ESCAPE_MATRIX_FILE: optionalString,
   DASHBOARD_DIR: optionalString,
@@ -135,6 +140,8 @@ export interface Config {
   cronSecret: string | undefined;
   smtpUrl: string | undefined;
   mailFrom: string | undefined;
+  /** The plan a confirmed sign-up's organization starts on (a self-hoster sets legend). */
+  signupTier: Tier;
   platformsFile: string | undefined;
   /** JSON rows of the escape matrix that replace or add to the built-in cells (both servers). */
   escapeMatrixFile: string | undefined;
@@ -208,6 +215,7 @@ export function parseConfig(env: NodeJS.ProcessEnv, mode: ServerMode): Config {
     cronSecret: e.CRON_SECRET,
     smtpUrl: e.SMTP_URL,
     mailFrom: e.MAIL_FROM,
+    signupTier: e.SIGNUP_TIER,
     platformsFile: e.PLATFORMS_FILE,
     escapeMatrixFile: e.ESCAPE_MATRIX_FILE,
     dashboardDir: e.DASHBOARD_DIR,

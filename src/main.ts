@@ -1,10 +1,7 @@
 import { randomBytes, randomUUID } from 'node:crypto';
 import type { FastifyInstance } from 'fastify';
 import pino, { type Logger } from 'pino';
-import { createAccountRepo } from './accounts/repo.js';
 import { verifyPassword } from './accounts/secrets.js';
-import { createAccountService } from './accounts/service.js';
-import { createSignupService } from './accounts/signup.js';
 import type { ClickBufferStats } from './analytics/click-buffer.js';
 import { createClickPartitions } from './analytics/click-partitions.js';
 import { clickSink } from './analytics/click-sink.js';
@@ -15,6 +12,8 @@ import { createAnalyticsRepo } from './analytics/repo.js';
 import { createAnalyticsService } from './analytics/service.js';
 import { createMemoryOneShot, createRedisOneShot, createTapTokens } from './analytics/tap-tokens.js';
 import { createAudienceService } from './audience/service.js';
+import { createAuditRepo } from './audit/repo.js';
+import { createAuditLog } from './audit/service.js';
 import { createCreatorStats } from './bio/analytics-stats.js';
 import { createBioRepo } from './bio/repo.js';
 import { createBioService } from './bio/service.js';
@@ -22,6 +21,7 @@ import { createSegmentService } from './broadcasts/segments.js';
 import { createBroadcastService } from './broadcasts/service.js';
 import { createUnsubscribeService } from './broadcasts/unsubscribe.js';
 import { createBroadcastWorker, createSmtpTransport } from './broadcasts/worker.js';
+import { composeTeams } from './compose-teams.js';
 import type { Config } from './config.js';
 import { createVisitorClassifier } from './core/visitor.js';
 import { createTxtLookup } from './domains/dns-txt.js';
@@ -121,6 +121,8 @@ export async function composeHosted(
   // Every fetch of a user-given URL (webhook deliveries, preview scrapes) goes through this one guard.
   const fetcher = createGuardedFetcher({ allowPrivate: config.allowPrivateWebhookTargets });
   const secretBox = createSecretBox({ current: sessionSecret });
+  // Every change by a person or a key writes its audit row in the change's transaction.
+  const audit = createAuditLog({ repo: createAuditRepo(store), now: () => new Date(), uuid: randomUUID });
   const webhooks = createWebhookService({
     store,
     fetcher,
@@ -128,6 +130,7 @@ export async function composeHosted(
     now: () => new Date(),
     uuid: randomUUID,
     allowPrivate: config.allowPrivateWebhookTargets,
+    audit,
   });
   const deliveries = createDeliveryWorker({ store, fetcher, secretBox, now: () => new Date(), logger });
   // Link and contact events are queued in the transaction of their change (the outbox, src/webhooks).
@@ -177,8 +180,6 @@ export async function composeHosted(
     nudge: () => broadcastWorker?.nudge(),
   });
 
-  const accountRepo = createAccountRepo(store);
-  const accounts = createAccountService({ repo: accountRepo, now: () => new Date(), uuid: randomUUID });
   const linkRepo = createLinkRepo(store);
   const domains = createDomainService({
     store,
@@ -199,6 +200,8 @@ export async function composeHosted(
     loadCustomHosts: customHosts,
     ...(redis ? { redis: { publisher: redis.publisher, subscriber: redis.subscriber } } : {}),
   });
+  const people = composeTeams({ config, store, audit, logger, limits, cache, mailTransport, mailFrom });
+  const { accounts } = people;
   const links = createLinkService({
     repo: linkRepo,
     table,
@@ -211,6 +214,7 @@ export async function composeHosted(
     reapplyLinkCap: async (ctx) => {
       await accounts.reapplyLinkCap(ctx.orgId, ctx.tier);
     },
+    audit,
   });
   // Campaign end dates and click limits (issue #20): the click counter and the link.expired sweep.
   const linkExpiry = composeLinkExpiry({ store, linkRepo, links, events, cache, logger });
@@ -262,6 +266,7 @@ export async function composeHosted(
     flagsOff: config.flagsOff,
     now: () => new Date(),
     uuid: randomUUID,
+    audit,
   });
   const mediaKit = createMediaKitService({
     repo: bioRepo,
@@ -280,6 +285,7 @@ export async function composeHosted(
     now: () => new Date(),
     uuid: randomUUID,
     logger,
+    audit,
     // Automation stats show the DM'd link's taps from the same 90-day window as link stats.
     linkStats: async (ctx, linkId) => {
       if (!analytics.configured) return null;
@@ -352,29 +358,22 @@ export async function composeHosted(
     dashboard: {
       accounts,
       secureCookies: config.baseUrl.startsWith('https://'),
-      signup: createSignupService({
-        repo: accountRepo,
-        accounts,
-        baseUrl: config.baseUrl,
-        from: mailFrom,
-        transport: mailTransport,
-        mailsPerEmail: limits.signupMails,
-        logger,
-        now: () => new Date(),
-      }),
+      signup: people.signup,
       signupAttempts: limits.signup,
       loginAttempts: limits.login,
       accountLoginFailures: limits.accountLoginFailures,
       keyCreations: limits.keyCreations,
     },
+    teams: people.teams,
     links,
-    folders: createFolderService({ store, now: () => new Date(), uuid: randomUUID }),
+    folders: createFolderService({ store, now: () => new Date(), uuid: randomUUID, audit }),
     domains,
     pixels: createPixelService({
       store,
       now: () => new Date(),
       uuid: randomUUID,
       invalidateOrganization: (orgId) => cache.invalidateOrganization(orgId),
+      audit,
     }),
     receipts: createReceiptService({
       links,

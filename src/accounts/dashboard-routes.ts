@@ -1,13 +1,13 @@
 import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
-import { AppError, appError, featureError } from '../errors.js';
+import { AppError, appError } from '../errors.js';
 import type { RateLimiter } from '../http/rate-limit.js';
-import { errorBodies, errorBody, idParams } from '../http/schemas.js';
-import { clearedSessionCookie, requireSession, sessionCookie, sessionTokenOf } from '../http/session-auth.js';
-import { orgOf } from '../http/v1-auth.js';
+import { errorBodies, errorBody } from '../http/schemas.js';
+import { clearedSessionCookie, sessionCookie, sessionTokenOf } from '../http/session-auth.js';
+import { ROLES } from './permissions.js';
 import { FEATURES, TIERS } from './plans.js';
-import type { AccountService } from './service.js';
+import type { AccountService, SessionContext } from './service.js';
 import type { SignupService } from './signup.js';
 
 const email = z
@@ -20,16 +20,13 @@ const confirmBody = z.object({ token: z.string().min(1).max(200) }).strict();
 const signupAnswer = z.object({ status: z.literal('confirmation_sent'), message: z.string() });
 const loginBody = z.object({ email: z.string().max(254), password: z.string().max(200) }).strict();
 
-const sessionSchema = z.object({
+const orgSchema = z.object({ id: z.string(), name: z.string(), tier: z.enum(TIERS) });
+export const sessionSchema = z.object({
   user: z.object({ id: z.string(), email: z.string() }),
-  org: z.object({ id: z.string(), name: z.string(), tier: z.enum(TIERS) }),
+  org: orgSchema,
+  role: z.enum(ROLES).describe('your role in `org`'),
+  orgs: z.array(orgSchema.extend({ role: z.enum(ROLES) })).describe('every organization you belong to'),
   features: z.object(Object.fromEntries(FEATURES.map((feature) => [feature, z.boolean()]))),
-});
-const keySchema = z.object({
-  id: z.string(),
-  prefix: z.string(),
-  revokedAt: z.string().nullable(),
-  createdAt: z.string(),
 });
 const errors = {
   400: errorBody,
@@ -54,6 +51,12 @@ export interface DashboardAccountDeps {
   keyCreations: RateLimiter;
 }
 
+/** The dashboard's view of a session: the person, where they work now, their role, and the rest. */
+export function presentSession(session: SessionContext) {
+  const { user, org, role, orgs, features } = session;
+  return { user, org, role, orgs, features };
+}
+
 /** Said the same whether or not the email has an account, so the lock reveals nothing the 401 did not. */
 function accountLocked(retryAfter: number) {
   const minutes = Math.ceil(retryAfter / 60);
@@ -65,28 +68,25 @@ function accountLocked(retryAfter: number) {
   );
 }
 
-/** Sign-up, log-in, log-out, the session, and API keys: the dashboard's /api/auth, /api/session, /api/keys. */
+/** Sign-up, log-in, log-out and the session: the dashboard's /api/auth and /api/session. */
 export async function dashboardAccountRoutes(
   app: FastifyInstance,
   deps: DashboardAccountDeps,
 ): Promise<void> {
   const r = app.withTypeProvider<ZodTypeProvider>();
   const { accounts, secureCookies } = deps;
-  const authed = { onRequest: requireSession(accounts) };
   const sessionOf = async (token: string) => {
     const session = await accounts.session(token);
     if (!session) throw appError('unauthenticated');
-    return {
-      user: session.user,
-      org: { id: session.org.id, name: session.org.name, tier: session.org.tier },
-      features: session.features,
-    };
+    return presentSession(session);
   };
+  const config = { permission: 'public' } as const;
 
   // One answer whether or not the email has an account (issue #17): the mailbox tells its owner which.
   r.post(
     '/auth/signup',
     {
+      config,
       schema: {
         operationId: 'signup',
         summary: 'Sign up (a confirmation link is mailed)',
@@ -112,6 +112,7 @@ export async function dashboardAccountRoutes(
   r.post(
     '/auth/signup/confirm',
     {
+      config,
       schema: {
         operationId: 'confirmSignup',
         summary: 'Confirm a sign-up and log in',
@@ -130,6 +131,7 @@ export async function dashboardAccountRoutes(
   r.post(
     '/auth/login',
     {
+      config,
       schema: {
         operationId: 'login',
         summary: 'Log in',
@@ -163,6 +165,7 @@ export async function dashboardAccountRoutes(
   r.post(
     '/auth/logout',
     {
+      config,
       schema: {
         operationId: 'logout',
         summary: 'Log out',
@@ -181,6 +184,7 @@ export async function dashboardAccountRoutes(
   r.get(
     '/session',
     {
+      config,
       schema: {
         operationId: 'getSession',
         summary: 'Get the current session',
@@ -189,72 +193,5 @@ export async function dashboardAccountRoutes(
       },
     },
     async (request) => sessionOf(sessionTokenOf(request) ?? ''),
-  );
-
-  r.get(
-    '/keys',
-    {
-      ...authed,
-      schema: {
-        operationId: 'listKeys',
-        summary: 'List API keys',
-        tags: ['dashboard'],
-        response: { 200: z.object({ keys: z.array(keySchema) }), ...errors },
-      },
-    },
-    async (request) => ({
-      keys: (await accounts.listApiKeys(orgOf(request).orgId)).map(
-        ({ id, prefix, revokedAt, createdAt }) => ({
-          id,
-          prefix,
-          revokedAt,
-          createdAt,
-        }),
-      ),
-    }),
-  );
-
-  r.post(
-    '/keys',
-    {
-      ...authed,
-      schema: {
-        operationId: 'createKey',
-        summary: 'Create an API key',
-        tags: ['dashboard'],
-        response: { 201: z.object({ id: z.string(), apiKey: z.string(), note: z.string() }), ...errors },
-      },
-    },
-    async (request, reply) => {
-      const org = orgOf(request);
-      if (!org.features.api) throw featureError('api');
-      const rate = await deps.keyCreations.hit(`org:${org.orgId}`);
-      if (!rate.allowed) {
-        throw appError('rate_limited', 'Too many API keys created; try again later', {
-          retryAfter: rate.resetSeconds,
-        });
-      }
-      const key = await accounts.createApiKey(org.orgId);
-      return reply.code(201).send({ ...key, note: 'Copy this key now: it is shown once and never again.' });
-    },
-  );
-
-  r.delete(
-    '/keys/:id',
-    {
-      ...authed,
-      schema: {
-        operationId: 'revokeKey',
-        summary: 'Revoke an API key',
-        tags: ['dashboard'],
-        params: idParams,
-        response: { 200: z.object({ deleted: z.literal(true) }), ...errors },
-      },
-    },
-    async (request) => {
-      if (!(await accounts.revokeApiKey(request.params.id, orgOf(request).orgId)))
-        throw appError('not_found', 'No such key');
-      return { deleted: true as const };
-    },
   );
 }

@@ -1,4 +1,6 @@
+import { createMemberRepo } from '../members/repo.js';
 import type { Store } from '../store/database.js';
+import { createKeyRepo, type Executor } from './key-repo.js';
 import type { Tier } from './plans.js';
 
 export interface Organization {
@@ -6,6 +8,8 @@ export interface Organization {
   name: string;
   tier: Tier;
   createdAt: string;
+  /** Set once its last owner deleted it: only its links' slug, hostname and destination remain. */
+  deletedAt?: string | null;
 }
 
 export interface UserRow {
@@ -22,25 +26,27 @@ export interface SignupRequest {
   expiresAt: string;
 }
 
-export interface ApiKeyRow {
-  id: string;
-  orgId: string;
-  prefix: string;
-  revokedAt: string | null;
-  createdAt: string;
-}
-
-/** Organizations, users, sessions and API keys: the only SQL of the accounts domain. */
+/** Organizations, users and sessions (API keys: key-repo.ts; memberships: src/members/repo.ts). */
 export function createAccountRepo(store: Store) {
   const { db } = store;
-  const toOrg = (row: { id: string; name: string; tier: string; created_at: string }): Organization => ({
+  const toOrg = (row: {
+    id: string;
+    name: string;
+    tier: string;
+    created_at: string;
+    deleted_at?: string | null;
+  }): Organization => ({
     id: row.id,
     name: row.name,
     tier: row.tier as Tier,
     createdAt: row.created_at,
+    deletedAt: row.deleted_at ?? null,
   });
 
   return {
+    keys: createKeyRepo(store),
+    members: createMemberRepo(store),
+
     async insertOrganization(org: Organization): Promise<void> {
       await db
         .insertInto('organizations')
@@ -53,8 +59,8 @@ export function createAccountRepo(store: Store) {
       return row && toOrg(row);
     },
 
-    async setTier(id: string, tier: Tier): Promise<boolean> {
-      const result = await db
+    async setTier(id: string, tier: Tier, ex: Executor = db): Promise<boolean> {
+      const result = await ex
         .updateTable('organizations')
         .set({ tier })
         .where('id', '=', id)
@@ -62,17 +68,25 @@ export function createAccountRepo(store: Store) {
       return Number(result.numUpdatedRows) > 0;
     },
 
-    async insertUser(user: UserRow & { createdAt: string }): Promise<void> {
-      await db
-        .insertInto('users')
-        .values({
-          id: user.id,
-          org_id: user.orgId,
-          email: user.email,
-          password_hash: user.passwordHash,
-          created_at: user.createdAt,
-        })
-        .execute();
+    /** A user and their membership of `orgId` with `role`, together (inside `ex` when given). */
+    async insertUser(user: UserRow & { createdAt: string; role: string }, ex?: Executor): Promise<void> {
+      const insert = async (trx: Executor) => {
+        await trx
+          .insertInto('users')
+          .values({
+            id: user.id,
+            org_id: user.orgId,
+            email: user.email,
+            password_hash: user.passwordHash,
+            created_at: user.createdAt,
+          })
+          .execute();
+        await trx
+          .insertInto('memberships')
+          .values({ user_id: user.id, org_id: user.orgId, role: user.role, created_at: user.createdAt })
+          .execute();
+      };
+      await (ex ? insert(ex) : db.transaction().execute(insert));
     },
 
     async findUserByEmail(email: string): Promise<UserRow | undefined> {
@@ -127,7 +141,7 @@ export function createAccountRepo(store: Store) {
       return db
         .selectFrom('sessions')
         .innerJoin('users', 'users.id', 'sessions.user_id')
-        .select(['users.id as userId', 'users.email as email', 'users.org_id as orgId'])
+        .select(['users.id as userId', 'users.email as email', 'sessions.org_id as orgId'])
         .where('sessions.id_hash', '=', idHash)
         .where('sessions.expires_at', '>', now)
         .executeTakeFirst();
@@ -137,62 +151,68 @@ export function createAccountRepo(store: Store) {
       await db.deleteFrom('sessions').where('id_hash', '=', idHash).execute();
     },
 
-    async insertApiKey(key: ApiKeyRow & { keyHash: string }): Promise<void> {
+    /** Which organization the session works in (the org switcher). */
+    async setSessionOrg(idHash: string, orgId: string): Promise<void> {
+      await db.updateTable('sessions').set({ org_id: orgId }).where('id_hash', '=', idHash).execute();
+    },
+
+    /** Ends every session of a user but `keep` (after a password change or reset). */
+    async deleteSessionsOf(userId: string, keep?: string): Promise<void> {
+      let query = db.deleteFrom('sessions').where('user_id', '=', userId);
+      if (keep !== undefined) query = query.where('id_hash', '!=', keep);
+      await query.execute();
+    },
+
+    async findUserById(id: string): Promise<UserRow | undefined> {
+      const row = await db.selectFrom('users').selectAll().where('id', '=', id).executeTakeFirst();
+      return row && { id: row.id, orgId: row.org_id, email: row.email, passwordHash: row.password_hash };
+    },
+
+    async setPasswordHash(userId: string, passwordHash: string): Promise<void> {
+      await db.updateTable('users').set({ password_hash: passwordHash }).where('id', '=', userId).execute();
+    },
+
+    async insertPasswordReset(row: {
+      tokenHash: string;
+      userId: string;
+      expiresAt: string;
+      createdAt: string;
+    }): Promise<void> {
       await db
-        .insertInto('api_keys')
+        .insertInto('password_resets')
         .values({
-          id: key.id,
-          org_id: key.orgId,
-          key_hash: key.keyHash,
-          prefix: key.prefix,
-          revoked_at: null,
-          created_at: key.createdAt,
+          token_hash: row.tokenHash,
+          user_id: row.userId,
+          expires_at: row.expiresAt,
+          created_at: row.createdAt,
         })
         .execute();
     },
 
-    /** The live key with this hash and its organization; revoked keys are never returned. */
-    async findLiveKeyByHash(keyHash: string) {
-      return db
-        .selectFrom('api_keys')
-        .innerJoin('organizations', 'organizations.id', 'api_keys.org_id')
-        .select([
-          'api_keys.id as keyId',
-          'api_keys.key_hash as keyHash',
-          'organizations.id as orgId',
-          'organizations.tier as tier',
-        ])
-        .where('api_keys.key_hash', '=', keyHash)
-        .where('api_keys.revoked_at', 'is', null)
+    /** Takes a live reset out, once (the delete is the claim); expired ones are swept on the way. */
+    async claimPasswordReset(tokenHash: string, now: string): Promise<string | undefined> {
+      await db.deleteFrom('password_resets').where('expires_at', '<=', now).execute();
+      const row = await db
+        .deleteFrom('password_resets')
+        .where('token_hash', '=', tokenHash)
+        .returning('user_id')
         .executeTakeFirst();
+      return row?.user_id;
     },
 
-    async listApiKeys(orgId: string): Promise<ApiKeyRow[]> {
+    /** A new password voids every other reset link of the user. */
+    async deletePasswordResetsOf(userId: string): Promise<void> {
+      await db.deleteFrom('password_resets').where('user_id', '=', userId).execute();
+    },
+
+    async listOrganizations(): Promise<Organization[]> {
       const rows = await db
-        .selectFrom('api_keys')
-        .select(['id', 'org_id', 'prefix', 'revoked_at', 'created_at'])
-        .where('org_id', '=', orgId)
-        .orderBy('created_at', 'desc')
+        .selectFrom('organizations')
+        .select(['id', 'name', 'tier', 'created_at'])
+        .where('deleted_at', 'is', null)
+        .orderBy('created_at', 'asc')
         .execute();
-      return rows.map((row) => ({
-        id: row.id,
-        orgId: row.org_id,
-        prefix: row.prefix,
-        revokedAt: row.revoked_at,
-        createdAt: row.created_at,
-      }));
-    },
-
-    /** Revokes by id, optionally within one organization; false when there was nothing live to revoke. */
-    async revokeApiKey(id: string, now: string, orgId?: string): Promise<boolean> {
-      let query = db
-        .updateTable('api_keys')
-        .set({ revoked_at: now })
-        .where('id', '=', id)
-        .where('revoked_at', 'is', null);
-      if (orgId !== undefined) query = query.where('org_id', '=', orgId);
-      const result = await query.executeTakeFirst();
-      return Number(result.numUpdatedRows) > 0;
+      return rows.map(toOrg);
     },
 
     /** Recomputes read-only flags: the oldest `cap` live links stay writable, the rest become read-only. */

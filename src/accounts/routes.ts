@@ -21,6 +21,7 @@ export async function meRoutes(app: FastifyInstance): Promise<void> {
   app.withTypeProvider<ZodTypeProvider>().get(
     '/me',
     {
+      config: { permission: 'authenticated' },
       schema: {
         operationId: 'getMe',
         summary: "Get the key's organization and plan",

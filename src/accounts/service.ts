@@ -1,21 +1,20 @@
-import { timingSafeEqual } from 'node:crypto';
+import type { Actor } from '../audit/schema.js';
+import type { AuditLog } from '../audit/service.js';
 import { appError } from '../errors.js';
-import { type Features, featuresOf, hasFeature, LINK_CAPS, type Tier } from './plans.js';
+import type { OrgContext, SessionContext } from './context.js';
+import { createKeyFunctions } from './keys.js';
+import type { Role } from './permissions.js';
+import { featuresOf, LINK_CAPS, type Tier } from './plans.js';
 import type { AccountRepo, Organization } from './repo.js';
 import { DUMMY_PASSWORD_HASH, hashPassword, randomToken, sha256Hex, verifyPassword } from './secrets.js';
 
-const API_KEY_PREFIX = 'svc_';
-const API_KEY_PATTERN = /^svc_[A-Za-z0-9_-]{43,}$/;
-const SESSION_DAYS = 30;
-/** Active (unrevoked) keys an organization may hold; the catalogue's too_many_keys message says 20. */
-export const MAX_ACTIVE_KEYS = 20;
+export type { KeyContext, OrgContext, SessionContext } from './context.js';
+export { MAX_ACTIVE_KEYS } from './keys.js';
 
-/** Who is calling, once authenticated: every scoped query takes its orgId from here. */
-export interface OrgContext {
-  orgId: string;
-  tier: Tier;
-  features: Features;
-}
+const SESSION_DAYS = 30;
+
+/** The operator at the command line, as the audit log names them (plan changes, members added by CLI). */
+export const OPERATOR: Actor = { type: 'user', id: 'operator', label: 'operator (linkhop CLI)' };
 
 export interface AccountServiceDeps {
   repo: AccountRepo;
@@ -26,49 +25,44 @@ export interface AccountServiceDeps {
    * instance must drop the organization's links (the CLI publishes this through Redis).
    */
   onPlanChange?: (orgId: string) => Promise<void>;
+  audit?: AuditLog;
+  /** SIGNUP_TIER: the plan a confirmed sign-up's organization starts on. */
+  signupTier?: Tier;
 }
 
 export function createAccountService(deps: AccountServiceDeps) {
   const { repo } = deps;
   const iso = () => deps.now().toISOString();
+  const keys = createKeyFunctions({ repo: repo.keys, now: deps.now, uuid: deps.uuid, audit: deps.audit });
 
-  async function mintApiKey(orgId: string): Promise<{ id: string; apiKey: string }> {
-    const apiKey = `${API_KEY_PREFIX}${randomToken()}`;
-    const id = deps.uuid();
-    await repo.insertApiKey({
-      id,
-      orgId,
-      keyHash: sha256Hex(apiKey),
-      prefix: apiKey.slice(0, 8),
-      revokedAt: null,
-      createdAt: iso(),
-    });
-    return { id, apiKey };
-  }
-
-  async function createUser(orgId: string, email: string, passwordHash: string): Promise<string> {
+  async function createUser(orgId: string, email: string, passwordHash: string, role: Role = 'owner') {
     const normalised = email.trim().toLowerCase();
     if (await repo.findUserByEmail(normalised)) throw appError('email_taken');
     const id = deps.uuid();
-    await repo.insertUser({ id, orgId, email: normalised, passwordHash, createdAt: iso() });
+    await repo.insertUser({ id, orgId, email: normalised, passwordHash, createdAt: iso(), role });
     return id;
   }
 
-  async function openSession(userId: string): Promise<string> {
+  async function openSession(userId: string, orgId?: string): Promise<string> {
     const token = randomToken();
     const expires = new Date(deps.now().getTime() + SESSION_DAYS * 86_400_000).toISOString();
     await repo.insertSession(sha256Hex(token), userId, expires, iso());
+    if (orgId) await repo.setSessionOrg(sha256Hex(token), orgId);
     return token;
   }
 
+  async function getOrganization(orgId: string): Promise<Organization> {
+    const org = await repo.findOrganization(orgId);
+    if (!org) throw appError('not_found', `No organization ${orgId}`);
+    return org;
+  }
+
   return {
-    mintApiKey,
-    /** A key asked for by the organization itself (the dashboard): within the cap of active keys. */
-    async createApiKey(orgId: string): Promise<{ id: string; apiKey: string }> {
-      const active = (await repo.listApiKeys(orgId)).filter((key) => key.revokedAt === null);
-      if (active.length >= MAX_ACTIVE_KEYS) throw appError('too_many_keys');
-      return mintApiKey(orgId);
-    },
+    ...keys,
+    createUser,
+    openSession,
+    getOrganization,
+    listOrganizations: () => repo.listOrganizations(),
 
     async createOrganization(input: { name: string; tier: Tier; email?: string; password?: string }) {
       const org: Organization = { id: deps.uuid(), name: input.name, tier: input.tier, createdAt: iso() };
@@ -77,19 +71,25 @@ export function createAccountService(deps: AccountServiceDeps) {
         input.email && input.password
           ? await createUser(org.id, input.email, await hashPassword(input.password))
           : null;
-      const apiKey = input.tier === 'legend' ? (await mintApiKey(org.id)).apiKey : null;
+      const apiKey = input.tier === 'legend' ? (await keys.mintApiKey(org.id)).apiKey : null;
       return { orgId: org.id, apiKey, userId };
     },
 
-    async getOrganization(orgId: string): Promise<Organization> {
-      const org = await repo.findOrganization(orgId);
-      if (!org) throw appError('not_found', `No organization ${orgId}`);
-      return org;
-    },
-
     /** Changes the plan and applies the link-cap rule both ways (downgrade locks, upgrade unlocks). */
-    async setTier(orgId: string, tier: Tier) {
-      if (!(await repo.setTier(orgId, tier))) throw appError('not_found', `No organization ${orgId}`);
+    async setTier(orgId: string, tier: Tier, actor: Actor = OPERATOR) {
+      const before = await getOrganization(orgId);
+      await repo.members.transaction(async (trx) => {
+        if (!(await repo.setTier(orgId, tier, trx))) throw appError('not_found', `No organization ${orgId}`);
+        await deps.audit?.record(
+          trx,
+          { orgId, actor },
+          {
+            action: 'plan.changed',
+            target: { type: 'organization', id: orgId },
+            changes: before.tier === tier ? {} : { tier: { from: before.tier, to: tier } },
+          },
+        );
+      });
       const readOnlyLinks = await repo.applyLinkCap(orgId, LINK_CAPS[tier]);
       await deps.onPlanChange?.(orgId);
       return { orgId, tier, readOnlyLinks };
@@ -100,34 +100,14 @@ export function createAccountService(deps: AccountServiceDeps) {
       return repo.applyLinkCap(orgId, LINK_CAPS[tier]);
     },
 
-    revokeApiKey: (keyId: string, orgId?: string) => repo.revokeApiKey(keyId, iso(), orgId),
-    listApiKeys: (orgId: string) => repo.listApiKeys(orgId),
-
     /**
-     * The /v1 credential check, read from the store on every call so a revocation or a downgrade takes
-     * effect on the very next request. Null for a missing, malformed, unknown or revoked key, and for a
-     * plan without the API.
-     */
-    async authenticateApiKey(
-      authorization: string | undefined,
-    ): Promise<(OrgContext & { keyId: string }) | null> {
-      const match = authorization === undefined ? null : /^Bearer (\S+)$/.exec(authorization);
-      const key = match?.[1];
-      if (!key || !API_KEY_PATTERN.test(key)) return null;
-      const hash = sha256Hex(key);
-      const row = await repo.findLiveKeyByHash(hash);
-      if (!row || !timingSafeEqual(Buffer.from(row.keyHash), Buffer.from(hash))) return null;
-      const tier = row.tier as Tier;
-      if (!hasFeature(tier, 'api')) return null;
-      return { orgId: row.orgId, tier, features: featuresOf(tier), keyId: row.keyId };
-    },
-
-    /**
-     * Makes a user and a `sidekick` organization and logs in: what a confirmed sign-up does (the email
-     * is proven by then; src/accounts/signup.ts). `passwordHash` is already scrypt'ed.
+     * Makes a user and an organization on the SIGNUP_TIER plan (`sidekick` unless the operator says
+     * otherwise) and logs in: what a confirmed sign-up does (the email is proven by then;
+     * src/accounts/signup.ts). `passwordHash` is already scrypt'ed.
      */
     async createAccount(input: { email: string; passwordHash: string; orgName: string }) {
-      const org: Organization = { id: deps.uuid(), name: input.orgName, tier: 'sidekick', createdAt: iso() };
+      const tier = deps.signupTier ?? 'sidekick';
+      const org: Organization = { id: deps.uuid(), name: input.orgName, tier, createdAt: iso() };
       if (await repo.findUserByEmail(input.email.trim().toLowerCase())) throw appError('email_taken');
       await repo.insertOrganization(org);
       const userId = await createUser(org.id, input.email, input.passwordHash);
@@ -144,15 +124,50 @@ export function createAccountService(deps: AccountServiceDeps) {
 
     logout: (token: string) => repo.deleteSession(sha256Hex(token)),
 
-    async session(token: string | undefined) {
+    /**
+     * The session's person and the organization they work in: the one the session chose if they still
+     * belong to it, else their first. Null when logged out, expired, or left with no organization.
+     */
+    async session(token: string | undefined): Promise<SessionContext | null> {
       if (!token) return null;
-      const row = await repo.findSession(sha256Hex(token), iso());
+      const tokenHash = sha256Hex(token);
+      const row = await repo.findSession(tokenHash, iso());
       if (!row) return null;
-      const org = await repo.findOrganization(row.orgId);
-      if (!org) return null;
-      return { user: { id: row.userId, email: row.email }, org, features: featuresOf(org.tier) };
+      const orgs = (await repo.members.organizationsOf(row.userId)).map((org) => ({
+        id: org.orgId,
+        name: org.name,
+        tier: org.tier as Tier,
+        role: org.role,
+      }));
+      const current = orgs.find((org) => org.id === row.orgId) ?? orgs[0];
+      if (!current) return null;
+      return {
+        user: { id: row.userId, email: row.email },
+        org: { id: current.id, name: current.name, tier: current.tier },
+        role: current.role,
+        orgs,
+        features: featuresOf(current.tier),
+        tokenHash,
+      };
+    },
+
+    /** The org switcher: later calls of this session work in `orgId`, which the user must belong to. */
+    async switchOrganization(session: SessionContext, orgId: string): Promise<void> {
+      if (!session.orgs.some((org) => org.id === orgId))
+        throw appError('not_found', 'You are not a member of this organization');
+      await repo.setSessionOrg(session.tokenHash, orgId);
     },
   };
 }
 
 export type AccountService = ReturnType<typeof createAccountService>;
+
+/** A request's context from its session: the person acting, for the audit log, and their role. */
+export function sessionOrgContext(session: SessionContext): OrgContext {
+  return {
+    orgId: session.org.id,
+    tier: session.org.tier,
+    features: session.features,
+    actor: { type: 'user', id: session.user.id, label: session.user.email, role: session.role },
+  };
+}

@@ -1,9 +1,9 @@
 import type { MailMessage } from '../broadcasts/message.js';
 import { escapeAttr, escapeHtml } from '../core/pages/escape-html.js';
 
-/** The two sign-up mails. Short, plain, with the link both as a button and as text to copy. */
+/** The account mails. Short, plain, with the link both as a button and as text to copy. */
 
-function mail(input: {
+export function composeMail(input: {
   from: string;
   to: string;
   subject: string;
@@ -25,7 +25,7 @@ function mail(input: {
 }
 
 export function composeSignupMail(input: { from: string; to: string; confirmUrl: string }): MailMessage {
-  return mail({
+  return composeMail({
     from: input.from,
     to: input.to,
     subject: 'Finish creating your linkhop workspace',
@@ -42,7 +42,7 @@ export function composeExistingAccountMail(input: {
   to: string;
   loginUrl: string;
 }): MailMessage {
-  return mail({
+  return composeMail({
     from: input.from,
     to: input.to,
     subject: 'You already have a linkhop account',

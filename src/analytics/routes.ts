@@ -112,6 +112,7 @@ function sharedRoutes(app: FastifyInstance, deps: Deps, op: (name: string) => st
   r.get(
     '/links/:id/stats',
     {
+      config: { permission: 'analytics:read' },
       schema: {
         operationId: op('getLinkStats'),
         summary: "Get a link's stats",
@@ -125,6 +126,7 @@ function sharedRoutes(app: FastifyInstance, deps: Deps, op: (name: string) => st
   r.get(
     '/links/:id/ab-stats',
     {
+      config: { permission: 'analytics:read' },
       schema: {
         operationId: op('getLinkAbStats'),
         summary: "Get a link's A/B test results",
@@ -138,6 +140,7 @@ function sharedRoutes(app: FastifyInstance, deps: Deps, op: (name: string) => st
   r.get(
     '/analytics',
     {
+      config: { permission: 'analytics:read' },
       schema: {
         operationId: op('getAnalytics'),
         summary: 'Get analytics for a period',
@@ -154,6 +157,7 @@ function sharedRoutes(app: FastifyInstance, deps: Deps, op: (name: string) => st
   r.get(
     '/links/:id/clicks',
     {
+      config: { permission: 'analytics:read' },
       schema: {
         operationId: op('listLinkClicks'),
         summary: "List a link's recent clicks",
@@ -170,6 +174,7 @@ function sharedRoutes(app: FastifyInstance, deps: Deps, op: (name: string) => st
   r.get(
     '/analytics/export',
     {
+      config: { permission: 'analytics:read' },
       schema: {
         operationId: op('exportAnalytics'),
         summary: 'Export raw clicks as CSV or JSON',

@@ -65,6 +65,7 @@ export async function audienceRoutes(
   r.get(
     '/audience',
     {
+      config: { permission: 'audience:read' },
       schema: {
         operationId: op('listAudience'),
         summary: 'List contacts',
@@ -85,6 +86,7 @@ export async function audienceRoutes(
   r.get(
     '/audience/export.csv',
     {
+      config: { permission: 'audience:read' },
       schema: {
         operationId: op('exportAudience'),
         summary: 'Export contacts as CSV',
@@ -108,6 +110,7 @@ export async function audienceRoutes(
   r.get(
     '/audience/:id',
     {
+      config: { permission: 'audience:read' },
       schema: {
         operationId: op('getContact'),
         summary: 'Get a contact',
@@ -121,6 +124,7 @@ export async function audienceRoutes(
   r.delete(
     '/audience/:id',
     {
+      config: { permission: 'audience:write' },
       schema: {
         operationId: op('deleteContact'),
         summary: 'Delete a contact',

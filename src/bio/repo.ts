@@ -6,6 +6,8 @@ import type { Database } from '../store/schema.js';
 /** Store queries of the creator pages (bio page and media kit). Every org-scoped query takes org_id. */
 
 type BioDatabase = Database & BioTables;
+/** More work in the transaction of a page write (its audit row). */
+export type WithinBioWrite = (trx: Transaction<Database>) => Promise<void>;
 
 export interface BioPageRecord {
   id: string;
@@ -60,6 +62,17 @@ const toKit = (row: Selectable<MediaKitTable>): MediaKitRecord => ({
 
 export function createBioRepo(store: Store) {
   const db = store.db as unknown as Kysely<BioDatabase>;
+  /** Runs `write`, then `within` in the same transaction when there is one to run. */
+  const writing = async (write: (ex: Kysely<BioDatabase>) => Promise<unknown>, within?: WithinBioWrite) => {
+    if (!within) {
+      await write(db);
+      return;
+    }
+    await db.transaction().execute(async (trx) => {
+      await write(trx);
+      await within(trx as unknown as Transaction<Database>);
+    });
+  };
 
   return {
     async pageOfOrg(orgId: string): Promise<BioPageRecord | undefined> {
@@ -88,54 +101,72 @@ export function createBioRepo(store: Store) {
       return row?.org_id;
     },
 
-    async insertPage(page: BioPageRecord): Promise<void> {
-      await db
-        .insertInto('bio_pages')
-        .values({
-          id: page.id,
-          org_id: page.orgId,
-          handle: page.handle,
-          title: page.title,
-          bio: page.bio,
-          avatar_url: page.avatarUrl,
-          theme: page.theme,
-          blocks: page.blocks,
-          published: page.published ? 1 : 0,
-          created_at: page.createdAt,
-          updated_at: page.updatedAt,
-        })
-        .execute();
+    async insertPage(page: BioPageRecord, within?: WithinBioWrite): Promise<void> {
+      await writing(
+        (ex) =>
+          ex
+            .insertInto('bio_pages')
+            .values({
+              id: page.id,
+              org_id: page.orgId,
+              handle: page.handle,
+              title: page.title,
+              bio: page.bio,
+              avatar_url: page.avatarUrl,
+              theme: page.theme,
+              blocks: page.blocks,
+              published: page.published ? 1 : 0,
+              created_at: page.createdAt,
+              updated_at: page.updatedAt,
+            })
+            .execute(),
+        within,
+      );
     },
 
-    async updatePage(page: BioPageRecord): Promise<void> {
-      await db
-        .updateTable('bio_pages')
-        .set({
-          handle: page.handle,
-          title: page.title,
-          bio: page.bio,
-          avatar_url: page.avatarUrl,
-          theme: page.theme,
-          published: page.published ? 1 : 0,
-          updated_at: page.updatedAt,
-        })
-        .where('id', '=', page.id)
-        .where('org_id', '=', page.orgId)
-        .execute();
+    async updatePage(page: BioPageRecord, within?: WithinBioWrite): Promise<void> {
+      await writing(
+        (ex) =>
+          ex
+            .updateTable('bio_pages')
+            .set({
+              handle: page.handle,
+              title: page.title,
+              bio: page.bio,
+              avatar_url: page.avatarUrl,
+              theme: page.theme,
+              published: page.published ? 1 : 0,
+              updated_at: page.updatedAt,
+            })
+            .where('id', '=', page.id)
+            .where('org_id', '=', page.orgId)
+            .execute(),
+        within,
+      );
     },
 
     /** The whole list in one UPDATE: readers see the old list or the new one, never a mix. */
-    async replaceBlocks(orgId: string, pageId: string, blocks: string, updatedAt: string): Promise<void> {
-      await db
-        .updateTable('bio_pages')
-        .set({ blocks, updated_at: updatedAt })
-        .where('id', '=', pageId)
-        .where('org_id', '=', orgId)
-        .execute();
+    async replaceBlocks(
+      orgId: string,
+      pageId: string,
+      blocks: string,
+      updatedAt: string,
+      within?: WithinBioWrite,
+    ): Promise<void> {
+      await writing(
+        (ex) =>
+          ex
+            .updateTable('bio_pages')
+            .set({ blocks, updated_at: updatedAt })
+            .where('id', '=', pageId)
+            .where('org_id', '=', orgId)
+            .execute(),
+        within,
+      );
     },
 
     /** The page and its kit go together; the links the blocks pointed at are not touched. */
-    async deletePage(orgId: string, pageId: string): Promise<void> {
+    async deletePage(orgId: string, pageId: string, within?: WithinBioWrite): Promise<void> {
       await db.transaction().execute(async (trx: Transaction<BioDatabase>) => {
         await trx
           .deleteFrom('media_kits')
@@ -143,6 +174,7 @@ export function createBioRepo(store: Store) {
           .where('org_id', '=', orgId)
           .execute();
         await trx.deleteFrom('bio_pages').where('id', '=', pageId).where('org_id', '=', orgId).execute();
+        await within?.(trx as unknown as Transaction<Database>);
       });
     },
 

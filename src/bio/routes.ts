@@ -36,6 +36,7 @@ export async function bioRoutes(
   r.get(
     '/bio',
     {
+      config: { permission: 'bio:read' },
       schema: {
         operationId: op('getBio'),
         summary: 'Get the link-in-bio page',
@@ -48,6 +49,7 @@ export async function bioRoutes(
   r.put(
     '/bio',
     {
+      config: { permission: 'bio:write' },
       schema: {
         operationId: op('saveBio'),
         summary: 'Create or update the bio page',
@@ -62,6 +64,7 @@ export async function bioRoutes(
   r.delete(
     '/bio',
     {
+      config: { permission: 'bio:write' },
       schema: {
         operationId: op('deleteBio'),
         summary: 'Delete the bio page',
@@ -74,6 +77,7 @@ export async function bioRoutes(
   r.put(
     '/bio/blocks',
     {
+      config: { permission: 'bio:write' },
       schema: {
         operationId: op('replaceBioBlocks'),
         summary: "Replace the bio page's blocks",
@@ -87,6 +91,7 @@ export async function bioRoutes(
   r.get(
     '/bio/stats',
     {
+      config: { permission: 'bio:read' },
       schema: {
         operationId: op('getBioStats'),
         summary: "Get the bio page's stats",
@@ -104,6 +109,7 @@ export async function publicBioRoutes(app: FastifyInstance, deps: { bio: BioServ
   r.get(
     '/public/bio/:handle',
     {
+      config: { permission: 'public' },
       schema: {
         operationId: 'getPublicBio',
         summary: 'Get a published bio page',

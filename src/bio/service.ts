@@ -1,7 +1,11 @@
+import type { Transaction } from 'kysely';
 import { hasFeature, type Tier } from '../accounts/plans.js';
 import type { OrgContext } from '../accounts/service.js';
+import { changesBetween } from '../audit/changes.js';
+import type { AuditLog } from '../audit/service.js';
 import { appError, featureError } from '../errors.js';
 import { isUniqueViolation } from '../store/database.js';
+import type { Database } from '../store/schema.js';
 import { checkHandle, HANDLE_PATTERN, normaliseHandle } from './handles.js';
 import type { BioPageRecord, BioRepo, LinkAddress } from './repo.js';
 import {
@@ -25,6 +29,8 @@ export interface BioServiceDeps {
   flagsOff: ReadonlySet<string>;
   now: () => Date;
   uuid: () => string;
+  /** The audit log: each page change's row in its transaction. */
+  audit?: AuditLog;
 }
 
 /** A published page as the public reads it, plus what the media kit needs to build on it. */
@@ -51,6 +57,9 @@ export function present(record: BioPageRecord): BioPage {
     updatedAt: record.updatedAt,
   };
 }
+
+/** The page fields an audit row compares; blocks are their own action. */
+const BIO_AUDITED = ['handle', 'title', 'bio', 'avatarUrl', 'theme', 'published'];
 
 export function createBioService(deps: BioServiceDeps) {
   const { repo } = deps;
@@ -159,9 +168,16 @@ export function createBioService(deps: BioServiceDeps) {
         createdAt: existing?.createdAt ?? now,
         updatedAt: now,
       };
+      const audited = async (trx: Transaction<Database>) => {
+        await deps.audit?.record(trx, ctx, {
+          action: existing ? 'bio.updated' : 'bio.created',
+          target: { type: 'bio_page', id: next.id },
+          changes: changesBetween(existing ?? null, next, { only: BIO_AUDITED }),
+        });
+      };
       try {
-        if (existing) await repo.updatePage(next);
-        else await repo.insertPage(next);
+        if (existing) await repo.updatePage(next, audited);
+        else await repo.insertPage(next, audited);
       } catch (error) {
         // Two organizations racing for one handle: the UNIQUE index decides, the loser gets 409.
         if (isUniqueViolation(error) && (await repo.handleOwner(checked.handle)) !== ctx.orgId) {
@@ -177,7 +193,12 @@ export function createBioService(deps: BioServiceDeps) {
       requireFlag();
       const page = await repo.pageOfOrg(ctx.orgId);
       if (!page) throw appError('not_found', 'There is no bio page');
-      await repo.deletePage(ctx.orgId, page.id);
+      await repo.deletePage(ctx.orgId, page.id, async (trx) => {
+        await deps.audit?.record(trx, ctx, {
+          action: 'bio.deleted',
+          target: { type: 'bio_page', id: page.id },
+        });
+      });
       return { deleted: true };
     },
 
@@ -208,7 +229,13 @@ export function createBioService(deps: BioServiceDeps) {
       }
       const updatedAt = iso();
       const text = JSON.stringify(blocks);
-      await repo.replaceBlocks(ctx.orgId, page.id, text, updatedAt);
+      await repo.replaceBlocks(ctx.orgId, page.id, text, updatedAt, async (trx) => {
+        await deps.audit?.record(trx, ctx, {
+          action: 'bio.blocks_replaced',
+          target: { type: 'bio_page', id: page.id },
+          changes: { blocks: { from: JSON.parse(page.blocks), to: blocks } },
+        });
+      });
       return present({ ...page, blocks: text, updatedAt });
     },
 

@@ -26,6 +26,7 @@ export async function broadcastRoutes(
   r.post(
     '/broadcasts',
     {
+      config: { permission: 'audience:write' },
       schema: {
         operationId: 'createBroadcast',
         summary: 'Create a broadcast draft',
@@ -40,6 +41,7 @@ export async function broadcastRoutes(
   r.get(
     '/broadcasts',
     {
+      config: { permission: 'audience:read' },
       schema: {
         operationId: 'listBroadcasts',
         summary: 'List broadcasts',
@@ -53,6 +55,7 @@ export async function broadcastRoutes(
   r.get(
     '/broadcasts/:id',
     {
+      config: { permission: 'audience:read' },
       schema: {
         operationId: 'getBroadcast',
         summary: 'Get a broadcast',
@@ -66,6 +69,7 @@ export async function broadcastRoutes(
   r.patch(
     '/broadcasts/:id',
     {
+      config: { permission: 'audience:write' },
       schema: {
         operationId: 'updateBroadcast',
         summary: 'Update a broadcast draft',
@@ -81,6 +85,7 @@ export async function broadcastRoutes(
   r.post(
     '/broadcasts/:id/send',
     {
+      config: { permission: 'audience:write' },
       schema: {
         operationId: 'sendBroadcast',
         summary: 'Send a broadcast',

@@ -182,6 +182,7 @@ export async function segmentRoutes(app: FastifyInstance, deps: { segments: Segm
   r.post(
     '/segments',
     {
+      config: { permission: 'audience:write' },
       schema: {
         operationId: 'createSegment',
         summary: 'Create an audience segment',
@@ -196,6 +197,7 @@ export async function segmentRoutes(app: FastifyInstance, deps: { segments: Segm
   r.get(
     '/segments',
     {
+      config: { permission: 'audience:read' },
       schema: {
         operationId: 'listSegments',
         summary: 'List audience segments',
@@ -208,6 +210,7 @@ export async function segmentRoutes(app: FastifyInstance, deps: { segments: Segm
   r.delete(
     '/segments/:id',
     {
+      config: { permission: 'audience:write' },
       schema: {
         operationId: 'deleteSegment',
         summary: 'Delete an audience segment',

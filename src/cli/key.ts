@@ -1,20 +1,50 @@
 import { parseArgs } from 'node:util';
+import { isScope, SCOPES, type Scope } from '../accounts/permissions.js';
 import { CliError, printJson, withAccounts } from './context.js';
 
-const USAGE = `usage: linkhop key create ORG_ID
+const USAGE = `usage: linkhop key create ORG_ID [--name NAME] [--scopes links:read,analytics:read]
+       linkhop key list ORG_ID
        linkhop key revoke KEY_ID`;
 
-/** `linkhop key create` (the key is printed once) and `linkhop key revoke`. */
+function scopesOf(value: string | undefined): Scope[] {
+  if (value === undefined) return ['all'];
+  const scopes = value
+    .split(',')
+    .map((scope) => scope.trim())
+    .filter(Boolean);
+  const unknown = scopes.filter((scope) => !isScope(scope));
+  if (scopes.length === 0 || unknown.length > 0)
+    throw new CliError(
+      `--scopes is a comma list of ${SCOPES.join(', ')}${unknown.length ? ` (not: ${unknown.join(', ')})` : ''}`,
+    );
+  return scopes as Scope[];
+}
+
+/** `linkhop key create` (the key is printed once), `linkhop key list` and `linkhop key revoke`. */
 export async function runKey(args: string[]): Promise<void> {
   const [sub, ...rest] = args;
-  const { positionals } = parseArgs({ args: rest, allowPositionals: true });
+  const { positionals, values } = parseArgs({
+    args: rest,
+    allowPositionals: true,
+    options: { name: { type: 'string' }, scopes: { type: 'string' } },
+  });
   const [id] = positionals;
   if (!id || positionals.length !== 1) throw new CliError(USAGE);
   if (sub === 'create') {
+    const key = { name: values.name?.trim() || 'linkhop CLI', scopes: scopesOf(values.scopes) };
     printJson(
       await withAccounts(async (accounts) => {
         await accounts.getOrganization(id);
-        return accounts.mintApiKey(id);
+        return accounts.mintApiKey(id, key);
+      }),
+    );
+    return;
+  }
+  if (sub === 'list') {
+    printJson(
+      await withAccounts(async (accounts) => {
+        await accounts.getOrganization(id);
+        return { keys: (await accounts.listApiKeys(id)).map(({ orgId: _orgId, ...key }) => key) };
       }),
     );
     return;

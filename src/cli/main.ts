@@ -2,6 +2,7 @@
 import { CliError } from './context.js';
 import { runImport } from './import.js';
 import { runKey } from './key.js';
+import { runMember } from './member.js';
 import { runMigrate } from './migrate.js';
 import { runOrg } from './org.js';
 import { runServe } from './serve.js';
@@ -18,7 +19,11 @@ const USAGE = `usage: linkhop <command>
   migrate    apply migrations to DATABASE_URL and exit
   org create --name N --tier T [--email E --password P]
   org set-tier ORG_ID TIER
-  key create ORG_ID
+  org list | org show ORG_ID
+  org purge ORG_ID            erase an organization and its links (they stop redirecting)
+  member add ORG_ID --email E --role owner|admin|member|viewer [--password P]
+  key create ORG_ID [--name N] [--scopes links:read,analytics:read]
+  key list ORG_ID
   key revoke KEY_ID
   import SOURCE --org ORG_ID ...   bring links from csv, bitly, shlink, kutt, dub or yourls`;
 
@@ -29,6 +34,7 @@ const commands: Record<string, (args: string[]) => Promise<void>> = {
   org: runOrg,
   key: runKey,
   import: runImport,
+  member: runMember,
 };
 
 async function main(argv: string[]): Promise<void> {

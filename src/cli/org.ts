@@ -1,18 +1,56 @@
 import { parseArgs } from 'node:util';
-import { isTier, TIERS } from '../accounts/plans.js';
-import { CliError, printJson, withAccounts } from './context.js';
+import { featuresOf, isTier, TIERS } from '../accounts/plans.js';
+import { CliError, printJson, withAccounts, withServices } from './context.js';
 
 const USAGE = `usage: linkhop org create --name NAME --tier TIER [--email EMAIL --password PASSWORD]
-       linkhop org set-tier ORG_ID TIER`;
+       linkhop org set-tier ORG_ID TIER
+       linkhop org list
+       linkhop org show ORG_ID
+       linkhop org purge ORG_ID`;
+
+/** `org list`, `org show`, `org purge`: reading organizations and the operator's purge. */
+async function runOrgRead(sub: string | undefined, rest: string[]): Promise<boolean> {
+  if (sub !== 'list' && sub !== 'show' && sub !== 'purge') return false;
+  const { positionals } = parseArgs({ args: rest, allowPositionals: true });
+  if (sub === 'list') {
+    printJson({ organizations: await withAccounts((accounts) => accounts.listOrganizations()) });
+    return true;
+  }
+  const [orgId] = positionals;
+  if (sub === 'show') {
+    if (!orgId) throw new CliError(USAGE);
+    printJson(
+      await withServices(async ({ accounts, members }) => {
+        const org = await accounts.getOrganization(orgId);
+        const context = { orgId, tier: org.tier, features: featuresOf(org.tier) };
+        const keys = await accounts.listApiKeys(orgId);
+        return {
+          ...org,
+          members: await members.list(context),
+          activeKeys: keys.filter((key) => key.revokedAt === null).length,
+        };
+      }),
+    );
+    return true;
+  }
+  if (sub === 'purge') {
+    if (!orgId) throw new CliError(USAGE);
+    // Breaks the organization's links on purpose: the one path that does, and only the operator's.
+    printJson(await withServices(({ erase }) => erase.purgeOrganization(orgId)));
+    return true;
+  }
+  return false;
+}
 
 function tierOf(value: string | undefined) {
   if (!isTier(value)) throw new CliError(`tier must be one of ${TIERS.join(', ')}\n${USAGE}`);
   return value;
 }
 
-/** `linkhop org create` and `linkhop org set-tier`. */
+/** `linkhop org create`, `set-tier`, `list`, `show` and `purge`. */
 export async function runOrg(args: string[]): Promise<void> {
   const [sub, ...rest] = args;
+  if (await runOrgRead(sub, rest)) return;
   if (sub === 'create') {
     const { values } = parseArgs({
       args: rest,

@@ -20,6 +20,7 @@ export async function domainRoutes(
   r.post(
     '/domains',
     {
+      config: { permission: 'domains:write' },
       schema: {
         operationId: op('createDomain'),
         summary: 'Add a custom domain',
@@ -37,6 +38,7 @@ export async function domainRoutes(
   r.get(
     '/domains',
     {
+      config: { permission: 'domains:read' },
       schema: {
         operationId: op('listDomains'),
         summary: 'List custom domains',
@@ -49,6 +51,7 @@ export async function domainRoutes(
   r.post(
     '/domains/:id/verify',
     {
+      config: { permission: 'domains:write' },
       schema: {
         operationId: op('verifyDomain'),
         summary: "Verify a domain's TXT record",
@@ -64,6 +67,7 @@ export async function domainRoutes(
   r.delete(
     '/domains/:id',
     {
+      config: { permission: 'domains:write' },
       schema: {
         operationId: op('deleteDomain'),
         summary: 'Remove a custom domain',

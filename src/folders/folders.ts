@@ -2,7 +2,11 @@ import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import type { OrgContext } from '../accounts/service.js';
+
 import { dropGroup, folderGroup, lockGroups } from '../analytics/group-rollups.js';
+
+import type { AuditLog } from '../audit/service.js';
+
 import { appError, featureError } from '../errors.js';
 import { errorResponses, idParams, operationIds } from '../http/schemas.js';
 import { orgOf } from '../http/v1-auth.js';
@@ -31,7 +35,12 @@ const deletedSchema = z.object({ deleted: z.literal(true) });
 
 export type Folder = z.infer<typeof folderSchema>;
 
-export function createFolderService(deps: { store: Store; now: () => Date; uuid: () => string }) {
+export function createFolderService(deps: {
+  store: Store;
+  now: () => Date;
+  uuid: () => string;
+  audit?: AuditLog;
+}) {
   const { db } = deps.store;
   const requireFolders = (ctx: OrgContext) => {
     if (!ctx.features.folders) throw featureError('folders');
@@ -51,7 +60,14 @@ export function createFolderService(deps: { store: Store; now: () => Date; uuid:
     async create(ctx: OrgContext, name: string): Promise<Folder> {
       requireFolders(ctx);
       const folder = { id: deps.uuid(), org_id: ctx.orgId, name, created_at: deps.now().toISOString() };
-      await db.insertInto('folders').values(folder).execute();
+      await db.transaction().execute(async (trx) => {
+        await trx.insertInto('folders').values(folder).execute();
+        await deps.audit?.record(trx, ctx, {
+          action: 'folder.created',
+          target: { type: 'folder', id: folder.id },
+          changes: { name: { from: null, to: name } },
+        });
+      });
       return { id: folder.id, name, linkCount: 0, createdAt: folder.created_at };
     },
 
@@ -79,22 +95,34 @@ export function createFolderService(deps: { store: Store; now: () => Date; uuid:
     async rename(ctx: OrgContext, id: string, name: string) {
       requireFolders(ctx);
       const row = await find(ctx, id);
-      await db
-        .updateTable('folders')
-        .set({ name })
-        .where('id', '=', id)
-        .where('org_id', '=', ctx.orgId)
-        .execute();
+      await db.transaction().execute(async (trx) => {
+        await trx
+          .updateTable('folders')
+          .set({ name })
+          .where('id', '=', id)
+          .where('org_id', '=', ctx.orgId)
+          .execute();
+        await deps.audit?.record(trx, ctx, {
+          action: 'folder.renamed',
+          target: { type: 'folder', id },
+          changes: { name: { from: row.name, to: name } },
+        });
+      });
       return { id: row.id, name, createdAt: row.created_at };
     },
 
     /** The folder goes; its links stay, with folderId null. No plan gate: a downgrade can still tidy up. */
     async remove(ctx: OrgContext, id: string): Promise<{ deleted: true }> {
-      await find(ctx, id);
+      const folder = await find(ctx, id);
       await db.transaction().execute(async (trx) => {
         // Its links leave the folder: the folder's rollups go with them (no other link is in it).
         if (deps.store.dialect === 'postgres') await lockGroups(trx, [ctx.orgId], 'exclusive');
         await dropGroup(trx, ctx.orgId, folderGroup(id));
+        await deps.audit?.record(trx, ctx, {
+          action: 'folder.deleted',
+          target: { type: 'folder', id },
+          changes: { name: { from: folder.name, to: null } },
+        });
         await trx
           .updateTable('links')
           .set({ folder_id: null })
@@ -121,6 +149,7 @@ export async function folderRoutes(
   r.post(
     '/folders',
     {
+      config: { permission: 'links:write' },
       schema: {
         operationId: op('createFolder'),
         summary: 'Create a folder',
@@ -134,6 +163,7 @@ export async function folderRoutes(
   r.get(
     '/folders',
     {
+      config: { permission: 'links:read' },
       schema: {
         operationId: op('listFolders'),
         summary: 'List folders',
@@ -146,6 +176,7 @@ export async function folderRoutes(
   r.patch(
     '/folders/:id',
     {
+      config: { permission: 'links:write' },
       schema: {
         operationId: op('renameFolder'),
         summary: 'Rename a folder',
@@ -160,6 +191,7 @@ export async function folderRoutes(
   r.delete(
     '/folders/:id',
     {
+      config: { permission: 'links:write' },
       schema: {
         operationId: op('deleteFolder'),
         summary: 'Delete a folder',

@@ -7,12 +7,18 @@ import Fastify, {
   LogController,
 } from 'fastify';
 import { serializerCompiler, validatorCompiler } from 'fastify-type-provider-zod';
+import { publicAccountRoutes, sessionAccountRoutes } from '../accounts/account-routes.js';
 import { type DashboardAccountDeps, dashboardAccountRoutes } from '../accounts/dashboard-routes.js';
+import type { EraseService } from '../accounts/erase.js';
+import { keyRoutes } from '../accounts/key-routes.js';
+import type { PasswordService } from '../accounts/passwords.js';
 import { meRoutes } from '../accounts/routes.js';
 import { analyticsRoutes, dashboardAnalyticsRoutes, tapRoutes } from '../analytics/routes.js';
 import type { AnalyticsService } from '../analytics/service.js';
 import { audienceRoutes, captureRoutes } from '../audience/routes.js';
 import type { AudienceService } from '../audience/service.js';
+import { auditRoutes } from '../audit/routes.js';
+import type { AuditLog } from '../audit/service.js';
 import { bioPageRoutes, bioRoutes, publicBioRoutes } from '../bio/routes.js';
 import type { BioService } from '../bio/service.js';
 import { broadcastRoutes } from '../broadcasts/routes.js';
@@ -32,6 +38,9 @@ import { linkRoutes } from '../links/routes.js';
 import type { LinkService } from '../links/service.js';
 import { mediaKitPageRoutes, mediaKitRoutes, publicMediaKitRoutes } from '../mediakit/routes.js';
 import type { MediaKitService } from '../mediakit/service.js';
+import type { InviteService } from '../members/invites.js';
+import { memberRoutes } from '../members/routes.js';
+import type { MemberService } from '../members/service.js';
 import { type PixelService, pixelRoutes } from '../pixels/pixels.js';
 import { type ReceiptService, receiptKeyRoutes, receiptRoutes } from '../receipts/receipts.js';
 import { type FastPath, serverWithFastPath } from '../redirect/fast-path.js';
@@ -50,6 +59,7 @@ import { linkListStatsRoutes, publicStatsApiRoutes, publicStatsPageRoutes } from
 import type { PublicStatsService } from '../stats/service.js';
 import { webhookRoutes } from '../webhooks/routes.js';
 import type { WebhookService } from '../webhooks/service.js';
+import { collectRoutes } from './authorize.js';
 import { type DashboardAssets, dashboardRoutes } from './dashboard.js';
 import { registerEdgeTextGuard } from './edge-text.js';
 import { hostedErrorHandler, sendError } from './errors.js';
@@ -73,6 +83,14 @@ export interface HostedAppDeps {
   metrics?: Metrics;
   v1Auth: V1AuthDeps;
   dashboard: DashboardAccountDeps;
+  /** Teams (issue #20): members and invites, the audit log, passwords, account deletion. */
+  teams: {
+    members: MemberService;
+    invites: InviteService;
+    audit: AuditLog;
+    passwords: PasswordService;
+    erase: EraseService;
+  };
   links: LinkService;
   folders: FolderService;
   domains: DomainService;
@@ -159,12 +177,15 @@ export async function buildHostedApp(deps: HostedAppDeps): Promise<FastifyInstan
           )(deps.trustProxy)
         : deps.trustProxy,
   });
+  // First, so that every route registered below is in the catalogue the role test walks.
+  collectRoutes(app);
   app.setValidatorCompiler(validatorCompiler);
   app.setSerializerCompiler(serializerCompiler);
   app.setErrorHandler(hostedErrorHandler);
   registerEdgeTextGuard(app);
   app.decorateRequest('org', null);
   app.decorateRequest('user', null);
+  app.decorateRequest('session', null);
   app.setNotFoundHandler((request, reply) => {
     if (/^\/(api|v1|internal)(\/|$)/.test(request.url))
       return sendError(reply, appError('not_found', 'No such route'));
@@ -202,6 +223,14 @@ export async function buildHostedApp(deps: HostedAppDeps): Promise<FastifyInstan
     baseUrl: deps.baseUrl,
     nonce: deps.redirect.nonce,
   };
+  const keyDeps = { accounts: deps.dashboard.accounts, keyCreations: deps.dashboard.keyCreations };
+  const teamDeps = { members: deps.teams.members, invites: deps.teams.invites };
+  const accountDeps = {
+    ...deps.teams,
+    accounts: deps.dashboard.accounts,
+    secureCookies: deps.dashboard.secureCookies,
+    resetAttempts: deps.dashboard.signupAttempts,
+  };
   await app.register(
     async (v1) => {
       registerV1Auth(v1, deps.v1Auth);
@@ -219,6 +248,9 @@ export async function buildHostedApp(deps: HostedAppDeps): Promise<FastifyInstan
       await v1.register(bioRoutes, { bio: deps.bio });
       await v1.register(receiptRoutes, { receipts: deps.receipts });
       await v1.register(importRoutes, { imports: deps.imports });
+      await v1.register(keyRoutes, keyDeps);
+      await v1.register(memberRoutes, teamDeps);
+      await v1.register(auditRoutes, { audit: deps.teams.audit });
     },
     { prefix: '/v1' },
   );
@@ -227,11 +259,16 @@ export async function buildHostedApp(deps: HostedAppDeps): Promise<FastifyInstan
     async (api) => {
       registerCsrfGuard(api, deps.baseUrl);
       await api.register(dashboardAccountRoutes, deps.dashboard);
+      await api.register(publicAccountRoutes, accountDeps);
       await api.register(publicBioRoutes, { bio: deps.bio });
       await api.register(publicMediaKitRoutes, { mediaKit: deps.mediaKit });
       await api.register(publicStatsApiRoutes, statsDeps);
       await api.register(async (authed) => {
         authed.addHook('onRequest', requireSession(deps.dashboard.accounts));
+        await authed.register(sessionAccountRoutes, accountDeps);
+        await authed.register(keyRoutes, { ...keyDeps, operationPrefix: 'dashboard' });
+        await authed.register(memberRoutes, { ...teamDeps, operationPrefix: 'dashboard' });
+        await authed.register(auditRoutes, { audit: deps.teams.audit, operationPrefix: 'dashboard' });
         await authed.register(linkRoutes, { links: deps.links, operationPrefix: 'dashboard' });
         await authed.register(linkListStatsRoutes, { stats: deps.publicStats, operationPrefix: 'dashboard' });
         await authed.register(qrRoutes, { links: deps.links, operationId: 'dashboardGetLinkQr' });

@@ -1,7 +1,8 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import type { AccountService } from '../accounts/service.js';
+import { type AccountService, type SessionContext, sessionOrgContext } from '../accounts/service.js';
 import { appError } from '../errors.js';
 import { readCookie } from '../redirect/password-gate.js';
+import { authorize } from './authorize.js';
 
 export const SESSION_COOKIE = 'lh_session';
 const SESSION_MAX_AGE = 30 * 86_400;
@@ -10,6 +11,8 @@ declare module 'fastify' {
   interface FastifyRequest {
     /** The logged-in dashboard user; null outside /api or before authentication. */
     user: { id: string; email: string } | null;
+    /** The whole dashboard session (role, organizations); null outside /api or before authentication. */
+    session: SessionContext | null;
   }
 }
 
@@ -70,12 +73,23 @@ export function registerCsrfGuard(app: FastifyInstance, baseUrl: string): void {
   });
 }
 
-/** Sets request.org and request.user from the session cookie, or answers 401. */
+/**
+ * Sets request.org, request.user and request.session from the session cookie, or answers 401; then the
+ * route's declared permission against the person's role in that organization (403 forbidden_role).
+ */
 export function requireSession(accounts: AccountService) {
   return async (request: FastifyRequest, _reply: FastifyReply) => {
     const session = await accounts.session(sessionTokenOf(request));
     if (!session) throw appError('unauthenticated');
     request.user = session.user;
-    request.org = { orgId: session.org.id, tier: session.org.tier, features: session.features };
+    request.session = session;
+    request.org = sessionOrgContext(session);
+    authorize(request, { type: 'user', role: session.role });
   };
+}
+
+/** The session of an authenticated dashboard request; the hook guarantees it is set. */
+export function sessionOf(request: FastifyRequest): SessionContext {
+  if (!request.session) throw appError('unauthenticated');
+  return request.session;
 }

@@ -1,6 +1,7 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import type { OrgContext } from '../accounts/service.js';
+import type { KeyContext, OrgContext } from '../accounts/service.js';
 import { appError } from '../errors.js';
+import { authorize } from './authorize.js';
 import type { RateDecision, RateLimiter } from './rate-limit.js';
 
 declare module 'fastify' {
@@ -13,7 +14,7 @@ declare module 'fastify' {
 export const V1_RATE_LIMIT = { limit: 120, windowSeconds: 60 } as const;
 
 export interface V1AuthDeps {
-  authenticate: (authorization: string | undefined) => Promise<(OrgContext & { keyId: string }) | null>;
+  authenticate: (authorization: string | undefined) => Promise<KeyContext | null>;
   limiter: RateLimiter;
 }
 
@@ -26,7 +27,8 @@ function setRateHeaders(reply: FastifyReply, decision: RateDecision): void {
 /**
  * The /v1 gate, in this order: the key is read from the Authorization header only (never a cookie),
  * checked against the store on every call, then counted against its window; callers without a valid key
- * are counted per address so the headers appear on every /v1 response, 401s included.
+ * are counted per address so the headers appear on every /v1 response, 401s included. Last, the route's
+ * declared permission against the key's scopes (403 forbidden_scope).
  */
 export function registerV1Auth(app: FastifyInstance, deps: V1AuthDeps): void {
   app.addHook('onRequest', async (request: FastifyRequest, reply: FastifyReply) => {
@@ -39,7 +41,8 @@ export function registerV1Auth(app: FastifyInstance, deps: V1AuthDeps): void {
         retryAfter: decision.resetSeconds,
       });
     }
-    request.org = { orgId: org.orgId, tier: org.tier, features: org.features };
+    request.org = { orgId: org.orgId, tier: org.tier, features: org.features, actor: org.actor };
+    authorize(request, { type: 'key', scopes: org.scopes });
   });
 }
 

@@ -151,24 +151,29 @@ export async function previewRoutes(
     params: idParams,
     response: { 200: previewSchema, ...errorResponses(400, 404) },
   });
+  const read = { permission: 'links:read' } as const;
+  const write = { permission: 'links:write' } as const;
   r.get(
     '/links/:id/og',
-    { schema: schema(op('getLinkPreview'), "Get a link's preview card") },
+    { config: read, schema: schema(op('getLinkPreview'), "Get a link's preview card") },
     async (request) => previews.get(orgOf(request), request.params.id),
   );
   r.put(
     '/links/:id/og',
-    { schema: { ...schema(op('setLinkPreview'), 'Set a custom preview card'), body: customBody } },
+    {
+      config: write,
+      schema: { ...schema(op('setLinkPreview'), 'Set a custom preview card'), body: customBody },
+    },
     async (request) => previews.setCustom(orgOf(request), request.params.id, request.body),
   );
   r.delete(
     '/links/:id/og',
-    { schema: schema(op('clearLinkPreview'), 'Clear the custom preview card') },
+    { config: write, schema: schema(op('clearLinkPreview'), 'Clear the custom preview card') },
     async (request) => previews.clearCustom(orgOf(request), request.params.id),
   );
   r.post(
     '/links/:id/og/scrape',
-    { schema: schema(op('scrapeLinkPreview'), "Re-scrape the destination's preview") },
+    { config: write, schema: schema(op('scrapeLinkPreview'), "Re-scrape the destination's preview") },
     async (request) => previews.rescrape(orgOf(request), request.params.id),
   );
 }

@@ -31,6 +31,7 @@ export async function qrRoutes(
   app.withTypeProvider<ZodTypeProvider>().get(
     '/links/:id/qr',
     {
+      config: { permission: 'links:read' },
       schema: {
         operationId: deps.operationId ?? 'getLinkQr',
         summary: "Get a link's QR code",

@@ -28,6 +28,7 @@ export async function linkRoutes(
   r.get(
     '/links',
     {
+      config: { permission: 'links:read' },
       schema: {
         operationId: op('listLinks'),
         summary: 'List links',
@@ -47,6 +48,7 @@ export async function linkRoutes(
   r.post(
     '/links',
     {
+      config: { permission: 'links:write' },
       schema: {
         operationId: op('createLink'),
         summary: 'Create a link',
@@ -61,6 +63,7 @@ export async function linkRoutes(
   r.post(
     '/links/bulk',
     {
+      config: { permission: 'links:write' },
       schema: {
         operationId: op('bulkCreateLinks'),
         summary: 'Create up to 100 links',
@@ -98,6 +101,7 @@ export async function linkRoutes(
   r.get(
     '/links/:id',
     {
+      config: { permission: 'links:read' },
       schema: {
         operationId: op('getLink'),
         summary: 'Get a link',
@@ -112,6 +116,7 @@ export async function linkRoutes(
   r.patch(
     '/links/:id',
     {
+      config: { permission: 'links:write' },
       schema: {
         operationId: op('updateLink'),
         summary: 'Update a link',
@@ -127,6 +132,7 @@ export async function linkRoutes(
   r.post(
     '/links/:id/archive',
     {
+      config: { permission: 'links:write' },
       schema: {
         operationId: op('archiveLink'),
         summary: 'Archive a link',

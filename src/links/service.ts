@@ -2,6 +2,8 @@ import type { Feature } from '../accounts/plans.js';
 import { LINK_CAPS } from '../accounts/plans.js';
 import { hashPassword } from '../accounts/secrets.js';
 import type { OrgContext } from '../accounts/service.js';
+import { changesBetween } from '../audit/changes.js';
+import type { AuditLog } from '../audit/service.js';
 import { isExpired } from '../core/link-compile.js';
 import type { PlatformTable } from '../core/platforms/index.js';
 import type { RandomBytes } from '../core/slugs.js';
@@ -29,7 +31,25 @@ export interface LinkServiceDeps {
   events: EventOutbox;
   /** After archiving, freed slots unlock read-only links oldest first. */
   reapplyLinkCap: (ctx: OrgContext) => Promise<void>;
+  /** The audit log: each write's row goes in the write's transaction. */
+  audit?: AuditLog;
 }
+
+/** The link fields an audit row compares (derived ones like shortUrl and timestamps left out). */
+const AUDITED_FIELDS = [
+  'slug',
+  'hostname',
+  'destination',
+  'utm',
+  'routing',
+  'ab',
+  'sched',
+  'hasPassword',
+  'tags',
+  'folderId',
+  'pixelIds',
+  'captureEmails',
+] as const;
 
 /** The feature each power needs when set to a value (clearing a power is always allowed). */
 function requiredFeatures(input: UpdateLinkInput): Feature[] {
@@ -166,10 +186,17 @@ export function createLinkService(deps: LinkServiceDeps) {
     write: (within: WithinWrite) => Promise<boolean>,
     event: LinkEvent,
     record: LinkRecord,
+    before: LinkRecord | null = null,
   ): Promise<boolean> {
     let queued = 0;
     const written = await write(async (trx) => {
       queued = await deps.events.emitIn(trx, ctx.orgId, event, present(ctx, record));
+      const changes = changesBetween(before && present(ctx, before), present(ctx, record), {
+        only: AUDITED_FIELDS,
+      });
+      if (before && before.passwordHash !== record.passwordHash) changes.password = { changed: true };
+      if (event === 'link.archived') changes.archivedAt = { from: null, to: record.archivedAt };
+      await deps.audit?.record(trx, ctx, { action: event, target: { type: 'link', id: record.id }, changes });
     });
     if (written && queued > 0) deps.events.nudge();
     return written;
@@ -258,7 +285,13 @@ export function createLinkService(deps: LinkServiceDeps) {
       await checkReferences(ctx, input, current);
       const next = await apply(current, input);
       next.updatedAt = deps.now().toISOString();
-      const written = await writeWithEvent(ctx, (within) => repo.update(next, within), 'link.updated', next);
+      const written = await writeWithEvent(
+        ctx,
+        (within) => repo.update(next, within),
+        'link.updated',
+        next,
+        current,
+      );
       if (!written) throw appError('slug_taken');
       deps.invalidate(current.host, current.slug);
       deps.invalidate(next.host, next.slug);
@@ -270,7 +303,13 @@ export function createLinkService(deps: LinkServiceDeps) {
       const current = await load(ctx, id);
       if (current.archivedAt === null) {
         const archived = { ...current, archivedAt: deps.now().toISOString(), readOnly: false };
-        await writeWithEvent(ctx, (within) => repo.update(archived, within), 'link.archived', archived);
+        await writeWithEvent(
+          ctx,
+          (within) => repo.update(archived, within),
+          'link.archived',
+          archived,
+          current,
+        );
         // A visit is served the same archived or not; dropped anyway so no instance holds a stale row.
         deps.invalidate(archived.host, archived.slug);
         await deps.reapplyLinkCap(ctx);

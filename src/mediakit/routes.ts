@@ -25,6 +25,7 @@ export async function mediaKitRoutes(
   r.get(
     '/media-kit',
     {
+      config: { permission: 'bio:read' },
       schema: {
         operationId: 'getMediaKit',
         summary: 'Get the media kit settings',
@@ -37,6 +38,7 @@ export async function mediaKitRoutes(
   r.put(
     '/media-kit',
     {
+      config: { permission: 'bio:write' },
       schema: {
         operationId: 'saveMediaKit',
         summary: 'Save the media kit settings',
@@ -51,6 +53,7 @@ export async function mediaKitRoutes(
   r.delete(
     '/media-kit',
     {
+      config: { permission: 'bio:write' },
       schema: {
         operationId: 'deleteMediaKit',
         summary: 'Delete the media kit',
@@ -71,6 +74,7 @@ export async function publicMediaKitRoutes(
   r.get(
     '/public/media-kit/:handle',
     {
+      config: { permission: 'public' },
       schema: {
         operationId: 'getPublicMediaKit',
         summary: 'Get a published media kit',
@@ -89,6 +93,7 @@ export async function publicMediaKitRoutes(
   r.get(
     '/public/media-kit/:handle/card.svg',
     {
+      config: { permission: 'public' },
       schema: {
         operationId: 'getMediaKitCard',
         summary: "Get a media kit's SVG card",

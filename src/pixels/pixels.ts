@@ -2,6 +2,7 @@ import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import type { OrgContext } from '../accounts/service.js';
+import type { AuditLog } from '../audit/service.js';
 import { appError, featureError } from '../errors.js';
 import { errorResponses, idParams, operationIds } from '../http/schemas.js';
 import { orgOf } from '../http/v1-auth.js';
@@ -49,6 +50,7 @@ export interface PixelServiceDeps {
   uuid: () => string;
   /** Drops the organization's compiled links on every instance: escape pages inject their pixels. */
   invalidateOrganization: (orgId: string) => void;
+  audit?: AuditLog;
 }
 
 export function createPixelService(deps: PixelServiceDeps) {
@@ -63,17 +65,24 @@ export function createPixelService(deps: PixelServiceDeps) {
         name: input.name,
         createdAt: deps.now().toISOString(),
       };
-      await db
-        .insertInto('pixels')
-        .values({
-          id: pixel.id,
-          org_id: ctx.orgId,
-          type: pixel.type,
-          pixel_id: pixel.pixelId,
-          name: pixel.name,
-          created_at: pixel.createdAt,
-        })
-        .execute();
+      await db.transaction().execute(async (trx) => {
+        await trx
+          .insertInto('pixels')
+          .values({
+            id: pixel.id,
+            org_id: ctx.orgId,
+            type: pixel.type,
+            pixel_id: pixel.pixelId,
+            name: pixel.name,
+            created_at: pixel.createdAt,
+          })
+          .execute();
+        await deps.audit?.record(trx, ctx, {
+          action: 'pixel.created',
+          target: { type: 'pixel', id: pixel.id },
+          changes: { type: pixel.type, pixelId: pixel.pixelId, name: pixel.name },
+        });
+      });
       return pixel;
     },
 
@@ -105,6 +114,7 @@ export function createPixelService(deps: PixelServiceDeps) {
         if (!owned) return false;
         await trx.deleteFrom('link_pixels').where('pixel_id', '=', id).execute();
         await trx.deleteFrom('pixels').where('id', '=', id).execute();
+        await deps.audit?.record(trx, ctx, { action: 'pixel.deleted', target: { type: 'pixel', id } });
         return true;
       });
       if (!deleted) throw appError('not_found', 'No such pixel');
@@ -127,6 +137,7 @@ export async function pixelRoutes(
   r.post(
     '/pixels',
     {
+      config: { permission: 'links:write' },
       schema: {
         operationId: op('createPixel'),
         summary: 'Add a tracking pixel',
@@ -140,6 +151,7 @@ export async function pixelRoutes(
   r.get(
     '/pixels',
     {
+      config: { permission: 'links:read' },
       schema: {
         operationId: op('listPixels'),
         summary: 'List tracking pixels',
@@ -152,6 +164,7 @@ export async function pixelRoutes(
   r.delete(
     '/pixels/:id',
     {
+      config: { permission: 'links:write' },
       schema: {
         operationId: op('deletePixel'),
         summary: 'Remove a tracking pixel',

@@ -127,6 +127,7 @@ export async function receiptRoutes(app: FastifyInstance, deps: { receipts: Rece
   app.withTypeProvider<ZodTypeProvider>().get(
     '/links/:id/receipt',
     {
+      config: { permission: 'links:read' },
       schema: {
         operationId: 'getLinkReceipt',
         summary: 'Get a signed permanence receipt',

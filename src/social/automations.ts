@@ -1,8 +1,10 @@
-import type { Selectable, Updateable } from 'kysely';
+import type { Selectable, Transaction, Updateable } from 'kysely';
 import type { OrgContext } from '../accounts/service.js';
+import { changesBetween } from '../audit/changes.js';
 import { AppError, appError } from '../errors.js';
 import type { DmAutomationTable, DmFiringTable } from '../store/migrations/009-social.js';
-import { notFound, requireWrite, type SocialDeps, socialDb } from './deps.js';
+import type { Database } from '../store/schema.js';
+import { notFound, requireWrite, type SocialDb, type SocialDeps, socialDb } from './deps.js';
 import { findRawLink } from './link-detector.js';
 import { cleanTrigger, type Trigger } from './trigger.js';
 
@@ -74,8 +76,21 @@ export function checkDmText(dmText: string | undefined): string {
   return text;
 }
 
+/** The rule fields an audit row compares. */
+const AUDITED = { only: ['accountId', 'linkId', 'dmText', 'enabled', 'trigger'] };
+
 export function createAutomationService(deps: SocialDeps) {
   const db = socialDb(deps.store);
+  const audited = async (
+    trx: Transaction<SocialDb>,
+    ctx: OrgContext,
+    action: string,
+    id: string,
+    changes: Record<string, unknown>,
+  ) => {
+    const target = { type: 'automation', id };
+    await deps.audit?.record(trx as unknown as Transaction<Database>, ctx, { action, target, changes });
+  };
 
   const find = async (ctx: OrgContext, id: string) => {
     const row = await db
@@ -141,7 +156,16 @@ export function createAutomationService(deps: SocialDeps) {
         created_at: iso,
         updated_at: iso,
       };
-      await db.insertInto('dm_automations').values(row).execute();
+      await db.transaction().execute(async (trx) => {
+        await trx.insertInto('dm_automations').values(row).execute();
+        await audited(
+          trx,
+          ctx,
+          'automation.created',
+          row.id,
+          changesBetween(null, presentRule(row), AUDITED),
+        );
+      });
       return presentRule(row);
     },
 
@@ -179,8 +203,18 @@ export function createAutomationService(deps: SocialDeps) {
         }
         if (input.enabled !== undefined) changes.enabled = input.enabled ? 1 : 0;
       }
-      await db.updateTable('dm_automations').set(changes).where('id', '=', id).execute();
-      return presentRule({ ...current, ...changes } as RuleRow);
+      const next = presentRule({ ...current, ...changes } as RuleRow);
+      await db.transaction().execute(async (trx) => {
+        await trx.updateTable('dm_automations').set(changes).where('id', '=', id).execute();
+        await audited(
+          trx,
+          ctx,
+          'automation.updated',
+          id,
+          changesBetween(presentRule(current), next, AUDITED),
+        );
+      });
+      return next;
     },
 
     /** Any tier. The history goes with the rule; the link is never touched, so it keeps redirecting. */
@@ -189,6 +223,7 @@ export function createAutomationService(deps: SocialDeps) {
       await db.transaction().execute(async (trx) => {
         await trx.deleteFrom('dm_firings').where('automation_id', '=', id).execute();
         await trx.deleteFrom('dm_automations').where('id', '=', id).where('org_id', '=', ctx.orgId).execute();
+        await audited(trx, ctx, 'automation.deleted', id, {});
       });
       return { deleted: true };
     },

@@ -1,6 +1,7 @@
 import { createHmac, timingSafeEqual } from 'node:crypto';
 import type { Kysely } from 'kysely';
 import type { OrgContext } from '../accounts/service.js';
+import type { AuditLog } from '../audit/service.js';
 import type { Config } from '../config.js';
 import { type AppError, appError, featureError } from '../errors.js';
 import type { LinkService } from '../links/service.js';
@@ -32,6 +33,8 @@ export interface SocialDeps {
   /** The link's click numbers over the stats window, or null when analytics is not configured. */
   linkStats?: (ctx: OrgContext, linkId: string) => Promise<LinkClickStats | null>;
   logger?: { warn(obj: object, msg: string): void; error(obj: object, msg: string): void };
+  /** The audit log: each rule change's row in its transaction. */
+  audit?: AuditLog;
 }
 
 export interface SocialDb {

@@ -93,6 +93,7 @@ export async function socialRoutes(
   r.get(
     '/social/meta',
     {
+      config: { permission: 'authenticated' },
       schema: {
         operationId: 'socialMeta',
         summary: 'Get the social integration settings',
@@ -105,6 +106,7 @@ export async function socialRoutes(
   r.get(
     '/social',
     {
+      config: { permission: 'automations:read' },
       schema: {
         operationId: 'listSocialAccounts',
         summary: 'List connected social accounts',
@@ -117,6 +119,7 @@ export async function socialRoutes(
   r.post(
     '/social/connect',
     {
+      config: { permission: 'automations:write' },
       schema: {
         operationId: 'connectSocialAccount',
         summary: 'Connect a social account',
@@ -130,6 +133,7 @@ export async function socialRoutes(
   r.delete(
     '/social/accounts/:id',
     {
+      config: { permission: 'automations:write' },
       schema: {
         operationId: 'disconnectSocialAccount',
         summary: 'Disconnect a social account',
@@ -143,6 +147,7 @@ export async function socialRoutes(
   r.post(
     '/social/automations',
     {
+      config: { permission: 'automations:write' },
       schema: {
         operationId: 'createDmAutomation',
         summary: 'Create a comment-to-DM automation',
@@ -156,6 +161,7 @@ export async function socialRoutes(
   r.get(
     '/social/automations',
     {
+      config: { permission: 'automations:read' },
       schema: {
         operationId: 'listDmAutomations',
         summary: 'List comment-to-DM automations',
@@ -168,6 +174,7 @@ export async function socialRoutes(
   r.patch(
     '/social/automations/:id',
     {
+      config: { permission: 'automations:write' },
       schema: {
         operationId: 'updateDmAutomation',
         summary: 'Update a comment-to-DM automation',
@@ -182,6 +189,7 @@ export async function socialRoutes(
   r.delete(
     '/social/automations/:id',
     {
+      config: { permission: 'automations:write' },
       schema: {
         operationId: 'deleteDmAutomation',
         summary: 'Delete a comment-to-DM automation',
@@ -195,6 +203,7 @@ export async function socialRoutes(
   r.get(
     '/social/automations/:id/stats',
     {
+      config: { permission: 'automations:read' },
       schema: {
         operationId: 'dmAutomationStats',
         summary: "Get an automation's stats",
@@ -208,6 +217,7 @@ export async function socialRoutes(
   r.get(
     '/social/automations/:id/events',
     {
+      config: { permission: 'automations:read' },
       schema: {
         operationId: 'dmAutomationEvents',
         summary: "List an automation's recent events",

@@ -12,6 +12,8 @@ import type {
 import type { DomainTable } from './migrations/014-domains.js';
 import type { GroupRollupTables } from './migrations/016-group-rollups.js';
 import type { SignupRequestTable } from './migrations/019-signup-requests.js';
+import type { InviteTable, MembershipTable, PasswordResetTable } from './migrations/021-teams.js';
+import type { AuditLogTable } from './migrations/022-audit-log.js';
 import type { ImportErrorTable, ImportItemTable, ImportTable } from './migrations/023-imports.js';
 
 /**
@@ -31,6 +33,7 @@ export interface OrganizationTable {
   name: string;
   tier: string;
   created_at: string;
+  deleted_at: Generated<string | null>;
 }
 
 export interface LinkTable {
@@ -66,6 +69,7 @@ export interface LinkTable {
 
 export interface UserTable {
   id: string;
+  /** The user's first organization; access is decided by `memberships` (021-teams). */
   org_id: string;
   email: string;
   password_hash: string;
@@ -75,6 +79,8 @@ export interface UserTable {
 export interface SessionTable {
   id_hash: string;
   user_id: string;
+  /** The organization the session works in; null means the user's first membership. */
+  org_id: Generated<string | null>;
   expires_at: string;
   created_at: string;
 }
@@ -86,6 +92,10 @@ export interface ApiKeyTable {
   prefix: string;
   revoked_at: string | null;
   created_at: string;
+  name: Generated<string>;
+  /** JSON array of scopes. */
+  scopes: Generated<string>;
+  last_used_at: Generated<string | null>;
 }
 
 export interface FolderTable {
@@ -159,4 +169,8 @@ export interface Database extends AnalyticsTables, GroupRollupTables {
   imports: ImportTable;
   import_errors: ImportErrorTable;
   import_items: ImportItemTable;
+  memberships: MembershipTable;
+  invites: InviteTable;
+  password_resets: PasswordResetTable;
+  audit_log: AuditLogTable;
 }

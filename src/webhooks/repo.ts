@@ -9,6 +9,8 @@ type WebhookDb = Database & { webhooks: WebhookTable; webhook_deliveries: Webhoo
 export type WebhookRow = Selectable<WebhookTable>;
 export type NewWebhookRow = Insertable<WebhookTable>;
 export type NewDeliveryRow = Insertable<WebhookDeliveryTable>;
+/** More work in the transaction of a webhook write (its audit row). */
+export type WithinWebhookWrite = (trx: Transaction<Database>) => Promise<void>;
 
 /** An active subscription of the emitting organization, with that organization's tier. */
 export interface FanOutTarget {
@@ -85,8 +87,8 @@ export function createWebhookRepo(store: Store) {
         .executeTakeFirst();
     },
 
-    /** Inserts unless the organization already has `max`; false when at the cap. */
-    async insertCapped(row: NewWebhookRow, max: number): Promise<boolean> {
+    /** Inserts unless the organization already has `max`; false when at the cap. `within` joins the write. */
+    async insertCapped(row: NewWebhookRow, max: number, within?: WithinWebhookWrite): Promise<boolean> {
       return db.transaction().execute(async (trx) => {
         // On PostgreSQL two concurrent creates would both count 4; locking the organization row makes
         // them take turns. SQLite has a single writer, and FOR UPDATE is not SQLite syntax.
@@ -105,6 +107,7 @@ export function createWebhookRepo(store: Store) {
           .executeTakeFirstOrThrow();
         if (Number(count) >= max) return false;
         await trx.insertInto('webhooks').values(row).execute();
+        await within?.(trx as unknown as Transaction<Database>);
         return true;
       });
     },
@@ -113,19 +116,32 @@ export function createWebhookRepo(store: Store) {
       orgId: string,
       id: string,
       patch: Partial<Pick<WebhookRow, 'url' | 'events' | 'active'>>,
+      within?: WithinWebhookWrite,
     ): Promise<void> {
       if (Object.keys(patch).length === 0) return;
-      await db.updateTable('webhooks').set(patch).where('org_id', '=', orgId).where('id', '=', id).execute();
+      await db.transaction().execute(async (trx) => {
+        await trx
+          .updateTable('webhooks')
+          .set(patch)
+          .where('org_id', '=', orgId)
+          .where('id', '=', id)
+          .execute();
+        await within?.(trx as unknown as Transaction<Database>);
+      });
     },
 
     /** Deletes the subscription; its outbox rows go with it by cascade. */
-    async remove(orgId: string, id: string): Promise<boolean> {
-      const result = await db
-        .deleteFrom('webhooks')
-        .where('org_id', '=', orgId)
-        .where('id', '=', id)
-        .executeTakeFirst();
-      return Number(result.numDeletedRows) > 0;
+    async remove(orgId: string, id: string, within?: WithinWebhookWrite): Promise<boolean> {
+      return db.transaction().execute(async (trx) => {
+        const result = await trx
+          .deleteFrom('webhooks')
+          .where('org_id', '=', orgId)
+          .where('id', '=', id)
+          .executeTakeFirst();
+        const deleted = Number(result.numDeletedRows) > 0;
+        if (deleted) await within?.(trx as unknown as Transaction<Database>);
+        return deleted;
+      });
     },
 
     /** One transaction: reads the organization's active subscriptions, inserts the rows `pick` makes. */

@@ -24,6 +24,7 @@ export async function webhookRoutes(
   r.get(
     '/webhooks',
     {
+      config: { permission: 'webhooks:read' },
       schema: {
         operationId: op('listWebhooks'),
         summary: 'List webhook endpoints',
@@ -36,6 +37,7 @@ export async function webhookRoutes(
   r.post(
     '/webhooks',
     {
+      config: { permission: 'webhooks:write' },
       schema: {
         operationId: op('createWebhook'),
         summary: 'Create a webhook endpoint',
@@ -51,6 +53,7 @@ export async function webhookRoutes(
   r.patch(
     '/webhooks/:id',
     {
+      config: { permission: 'webhooks:write' },
       schema: {
         operationId: op('updateWebhook'),
         summary: 'Update a webhook endpoint',
@@ -66,6 +69,7 @@ export async function webhookRoutes(
   r.delete(
     '/webhooks/:id',
     {
+      config: { permission: 'webhooks:write' },
       schema: {
         operationId: op('deleteWebhook'),
         summary: 'Delete a webhook endpoint',

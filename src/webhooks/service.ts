@@ -2,6 +2,8 @@ import { randomBytes } from 'node:crypto';
 import type { Transaction } from 'kysely';
 import { featuresOf, isTier } from '../accounts/plans.js';
 import type { OrgContext } from '../accounts/service.js';
+import { changesBetween } from '../audit/changes.js';
+import type { AuditLog } from '../audit/service.js';
 import { AppError, appError, featureError } from '../errors.js';
 import type { Store } from '../store/database.js';
 import type { Database } from '../store/schema.js';
@@ -39,6 +41,8 @@ export interface WebhookServiceDeps {
   uuid: () => string;
   /** WEBHOOK_ALLOW_PRIVATE_TARGETS=1: http and non-public targets are accepted (development only). */
   allowPrivate: boolean;
+  /** The audit log: each change's row in its transaction; the signing secret is never in it. */
+  audit?: AuditLog;
 }
 
 const SECRET_PREFIX = 'whsec_';
@@ -116,7 +120,14 @@ export function createWebhookService(deps: WebhookServiceDeps) {
         last_delivered_at: null,
         created_at: iso(),
       };
-      if (!(await repo.insertCapped(row, MAX_WEBHOOKS_PER_ORG))) {
+      const inserted = await repo.insertCapped(row, MAX_WEBHOOKS_PER_ORG, async (trx) => {
+        await deps.audit?.record(trx, ctx, {
+          action: 'webhook.created',
+          target: { type: 'webhook', id },
+          changes: changesBetween(null, { url: input.url, events: input.events }),
+        });
+      });
+      if (!inserted) {
         throw appError(
           'too_many_webhooks',
           `An organization can have at most ${MAX_WEBHOOKS_PER_ORG} webhooks`,
@@ -134,18 +145,37 @@ export function createWebhookService(deps: WebhookServiceDeps) {
     async patch(ctx: OrgContext, id: string, input: PatchWebhookInput): Promise<Webhook> {
       const pauseOnly = input.active === false && input.url === undefined && input.events === undefined;
       if (!pauseOnly) requireWebhooks(ctx);
-      await find(ctx, id);
+      const before = present(await find(ctx, id));
       if (input.url !== undefined) await assertTarget(input.url);
-      await repo.update(ctx.orgId, id, {
+      const patch = {
         ...(input.url !== undefined ? { url: input.url } : {}),
-        ...(input.events !== undefined ? { events: JSON.stringify(input.events) } : {}),
-        ...(input.active !== undefined ? { active: input.active ? 1 : 0 } : {}),
-      });
+        ...(input.events !== undefined ? { events: input.events } : {}),
+        ...(input.active !== undefined ? { active: input.active } : {}),
+      };
+      await repo.update(
+        ctx.orgId,
+        id,
+        {
+          ...(input.url !== undefined ? { url: input.url } : {}),
+          ...(input.events !== undefined ? { events: JSON.stringify(input.events) } : {}),
+          ...(input.active !== undefined ? { active: input.active ? 1 : 0 } : {}),
+        },
+        async (trx) => {
+          await deps.audit?.record(trx, ctx, {
+            action: 'webhook.updated',
+            target: { type: 'webhook', id },
+            changes: changesBetween(before, { ...before, ...patch }, { only: Object.keys(patch) }),
+          });
+        },
+      );
       return present(await find(ctx, id));
     },
 
     async remove(ctx: OrgContext, id: string): Promise<{ deleted: true }> {
-      if (!(await repo.remove(ctx.orgId, id))) throw appError('not_found', 'No such webhook');
+      const removed = await repo.remove(ctx.orgId, id, async (trx) => {
+        await deps.audit?.record(trx, ctx, { action: 'webhook.deleted', target: { type: 'webhook', id } });
+      });
+      if (!removed) throw appError('not_found', 'No such webhook');
       return { deleted: true };
     },
 

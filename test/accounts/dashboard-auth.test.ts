@@ -253,7 +253,8 @@ for (const kind of storeKinds) {
       const refused = await h.app.inject({
         method: 'POST',
         url: '/api/keys',
-        headers: { cookie: smallCookie, origin: ORIGIN },
+        headers: { cookie: smallCookie, origin: ORIGIN, 'content-type': 'application/json' },
+        payload: { name: 'Zapier' },
       });
       expect(refused.statusCode).toBe(403);
       expect(refused.json().error).toBe('api');
@@ -264,7 +265,8 @@ for (const kind of storeKinds) {
       const minted = await h.app.inject({
         method: 'POST',
         url: '/api/keys',
-        headers: { cookie, origin: ORIGIN },
+        headers: { cookie, origin: ORIGIN, 'content-type': 'application/json' },
+        payload: { name: 'Zapier' },
       });
       expect(minted.statusCode).toBe(201);
       const { id, apiKey } = minted.json();

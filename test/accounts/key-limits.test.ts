@@ -18,7 +18,12 @@ for (const kind of storeKinds) {
         return { orgId, cookie };
       };
       const createKey = (cookie: string) =>
-        h.app.inject({ method: 'POST', url: '/api/keys', headers: { cookie, origin: BASE_URL } });
+        h.app.inject({
+          method: 'POST',
+          url: '/api/keys',
+          headers: { cookie, origin: BASE_URL, 'content-type': 'application/json' },
+          payload: { name: 'Zapier' },
+        });
 
       it('at most 20 active keys: the next is 409 too_many_keys until one is revoked', async () => {
         const { orgId, cookie } = await legendSession('cap@example.com');

@@ -5,6 +5,8 @@ import type { Tier } from '../../src/accounts/plans.js';
 import { createAccountRepo } from '../../src/accounts/repo.js';
 import { hashPassword } from '../../src/accounts/secrets.js';
 import { type AccountService, createAccountService } from '../../src/accounts/service.js';
+import { createAuditRepo } from '../../src/audit/repo.js';
+import { createAuditLog } from '../../src/audit/service.js';
 import { parseConfig } from '../../src/config.js';
 import { SESSION_COOKIE } from '../../src/http/session-auth.js';
 import { type Composed, composeHosted } from '../../src/main.js';
@@ -41,10 +43,16 @@ export async function startHosted(kind: StoreKind, env: Record<string, string> =
     'hosted',
   );
   const composed: Composed = await composeHosted(config, testStore.store, pino({ level: 'silent' }));
+  // As the CLI makes it: plan changes land in the audit log as the operator's.
   const accounts = createAccountService({
     repo: createAccountRepo(testStore.store),
     now: () => new Date(),
     uuid: randomUUID,
+    audit: createAuditLog({
+      repo: createAuditRepo(testStore.store),
+      now: () => new Date(),
+      uuid: randomUUID,
+    }),
   });
   return {
     app: composed.app,

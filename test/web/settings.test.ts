@@ -61,6 +61,7 @@ describe.skipIf(browserSkipReason !== null)('dashboard: API keys, webhooks and p
       .poll(() => page.getByRole('link', { name: 'API reference' }).getAttribute('href'))
       .toBe('/docs');
 
+    await page.getByLabel('Name').fill('Deploy script');
     await page.getByRole('button', { name: 'Create key' }).click();
     const shown = page.getByTestId('new-key').locator('code');
     await shown.waitFor();

@@ -2,6 +2,7 @@ import { type ComponentType, useEffect, useState } from 'react';
 import type { Feature } from './api/types';
 import { Logo } from './components/logo';
 import { Loading } from './components/ui';
+import { OrgSwitcher } from './OrgSwitcher';
 import { ConfirmSignupPage, LoginPage, SignupPage } from './pages/AuthPages';
 import { AnalyticsPage } from './pages/analytics/AnalyticsPage';
 import { LinkAnalyticsPage } from './pages/analytics/LinkAnalyticsPage';
@@ -12,15 +13,19 @@ import { SocialCallback } from './pages/automations/SocialCallback';
 import { BioEditorPage } from './pages/bio/BioEditorPage';
 import { MediaKitPage } from './pages/bio/MediaKitPage';
 import { DomainsPage } from './pages/domains/DomainsPage';
+import { InvitePage } from './pages/InvitePage';
 import { ImportProgressPage } from './pages/imports/ImportProgress';
 import { ImportsPage } from './pages/imports/ImportsPage';
 import { LandingPage } from './pages/LandingPage';
 import { LinkEditorPage } from './pages/links/LinkEditorPage';
 import { LinksPage } from './pages/links/LinksPage';
 import { NotFoundPage } from './pages/NotFoundPage';
+import { ForgotPasswordPage, ResetPasswordPage } from './pages/PasswordPages';
 import { ApiKeysPage } from './pages/settings/ApiKeysPage';
 import { SettingsPage } from './pages/settings/SettingsPage';
 import { WebhooksPage } from './pages/settings/WebhooksPage';
+import { AuditLogPage } from './pages/team/AuditLogPage';
+import { MembersPage } from './pages/team/MembersPage';
 import { TIER_NAMES } from './plans';
 import { matchPath, navigate, useHashPath } from './router';
 import { useSession } from './session';
@@ -44,6 +49,8 @@ const ROUTES: [string, Page][] = [
   ['/automations', AutomationsPage],
   ['/webhooks', WebhooksPage],
   ['/keys', ApiKeysPage],
+  ['/members', MembersPage],
+  ['/audit-log', AuditLogPage],
   ['/settings', SettingsPage],
 ];
 
@@ -59,6 +66,8 @@ const NAV: { path: string; label: string; feature?: Feature; group: string }[] =
   { path: '/automations', label: 'DM automations', group: 'Creator' },
   { path: '/webhooks', label: 'Webhooks', group: 'Developers' },
   { path: '/keys', label: 'API keys', group: 'Developers' },
+  { path: '/members', label: 'Members', group: 'Team' },
+  { path: '/audit-log', label: 'Audit log', group: 'Team' },
   { path: '/settings', label: 'Plan & settings', group: 'Account' },
 ];
 
@@ -77,10 +86,15 @@ export function App() {
   if (window.location.pathname === '/social/callback') return <SocialCallback />;
   if (session === undefined) return <Loading label="Loading linkhop" />;
   if (path.startsWith('/signup/confirm')) return <ConfirmSignupPage />;
+  // The invite page works logged in (an existing person joins) and logged out (a new one signs up).
+  const invite = matchPath('/invite/:token', path);
+  if (invite?.token) return <InvitePage token={invite.token} />;
+  if (path.startsWith('/reset-password')) return <ResetPasswordPage />;
 
   if (!session) {
     if (path.startsWith('/login')) return <LoginPage />;
     if (path.startsWith('/signup')) return <SignupPage />;
+    if (path.startsWith('/forgot-password')) return <ForgotPasswordPage />;
     return <LandingPage />;
   }
   return <Shell path={path} />;
@@ -140,10 +154,14 @@ function Shell({ path }: { path: string }) {
           </div>
         ))}
         <div className="nav-foot">
-          <p className="nav-org">
-            <strong>{session.org.name}</strong>
-            <span className={`tier tier-${session.org.tier}`}>{TIER_NAMES[session.org.tier]}</span>
-          </p>
+          {session.orgs.length > 1 ? (
+            <OrgSwitcher />
+          ) : (
+            <p className="nav-org">
+              <strong>{session.org.name}</strong>
+              <span className={`tier tier-${session.org.tier}`}>{TIER_NAMES[session.org.tier]}</span>
+            </p>
+          )}
           <p className="nav-user">{session.user.email}</p>
           <button type="button" className="btn btn-ghost btn-small" onClick={() => void logout()}>
             Log out

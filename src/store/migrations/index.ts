@@ -17,6 +17,8 @@ import * as groupRollups from './016-group-rollups.js';
 import * as clickPartitions from './017-click-partitions.js';
 import * as signupRequests from './019-signup-requests.js';
 import * as linkExpiry from './020-link-expiry.js';
+import * as teams from './021-teams.js';
+import * as auditLog from './022-audit-log.js';
 import * as imports from './023-imports.js';
 
 /**
@@ -42,6 +44,8 @@ const migrations: Record<string, Migration> = {
   '017-click-partitions': clickPartitions,
   '019-signup-requests': signupRequests,
   '020-link-expiry': linkExpiry,
+  '021-teams': teams,
+  '022-audit-log': auditLog,
   '023-imports': imports,
 };
 

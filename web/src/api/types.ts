@@ -64,17 +64,50 @@ export type {
 export type MediaKitSettings = z.infer<typeof settingsSchema>;
 export type DashboardKit = z.infer<typeof dashboardKitSchema> & { needsBioPage?: boolean };
 
+export type Role = 'owner' | 'admin' | 'member' | 'viewer';
+
 export interface Session {
   user: { id: string; email: string };
   org: { id: string; name: string; tier: Tier };
+  /** Your role in `org`. */
+  role: Role;
+  /** Every organization you belong to, for the switcher. */
+  orgs: { id: string; name: string; tier: Tier; role: Role }[];
   features: Features;
 }
 
 export interface ApiKey {
   id: string;
+  name: string;
   prefix: string;
+  scopes: string[];
   revokedAt: string | null;
   createdAt: string;
+  lastUsedAt: string | null;
+}
+
+export interface Member {
+  userId: string;
+  email: string;
+  role: Role;
+  createdAt: string;
+}
+
+export interface Invite {
+  id: string;
+  email: string;
+  role: Role;
+  expiresAt: string;
+  createdAt: string;
+}
+
+export interface AuditEntry {
+  id: string;
+  at: string;
+  actor: { type: 'user' | 'key'; id: string; label: string };
+  action: string;
+  target: { type: string; id: string };
+  changes: Record<string, unknown>;
 }
 
 export interface Outcomes {

@@ -14,8 +14,9 @@ export function UpgradeNotice({ feature, compact = false }: { feature: Feature; 
         ★
       </span>
       <p>
-        {upgradeSentence(feature)} You are on {TIER_NAMES[session.org.tier]}.{' '}
-        <a href="#/settings">See what {TIER_NAMES[tierFor(feature)]} unlocks</a>
+        {upgradeSentence(feature)} You are on {TIER_NAMES[session.org.tier]}. On this instance its operator
+        sets each workspace’s plan: there is nothing to buy here.{' '}
+        <a href="#/settings">How to move to {TIER_NAMES[tierFor(feature)]}</a>
       </p>
     </div>
   );

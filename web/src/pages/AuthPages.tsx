@@ -6,7 +6,7 @@ import { Banner, Button, TextField } from '../components/ui';
 import { currentPath, hashQuery, navigate } from '../router';
 import { useSession } from '../session';
 
-function AuthFrame({ title, children }: { title: string; children: React.ReactNode }) {
+export function AuthFrame({ title, children }: { title: string; children: React.ReactNode }) {
   return (
     <main className="auth" id="main">
       <div className="auth-card">
@@ -163,6 +163,9 @@ export function LoginPage() {
           Log in
         </Button>
       </form>
+      <p className="auth-switch">
+        <a href="#/forgot-password">Forgot your password?</a>
+      </p>
       <p className="auth-switch">
         New to linkhop? <a href="#/signup">Create a workspace</a>
       </p>

@@ -4,6 +4,7 @@ import { Badge, Banner, Card, CopyButton, formatNumber, PageHeader } from '../..
 import { FEATURE_NAMES, TIER_NAMES, tierFor } from '../../plans';
 import { useAuthed } from '../../session';
 import { useApi } from '../../use-api';
+import { DeleteAccountCard, PasswordCard } from './AccountCards';
 import './settings.css';
 
 const nextTier = (tier: Tier): Tier | null => TIERS[TIERS.indexOf(tier) + 1] ?? null;
@@ -169,6 +170,11 @@ export function SettingsPage(_props: { params: Record<string, string>; path: str
           your next page load; links are never switched off by a plan change.
         </p>
       </Card>
+
+      <div className="grid-2">
+        <PasswordCard />
+        <DeleteAccountCard />
+      </div>
     </div>
   );
 }

@@ -1,0 +1,29 @@
+import type { Actor } from '../audit/schema.js';
+import type { Role, Scope } from './permissions.js';
+import type { Features, Tier } from './plans.js';
+
+/** Who is calling, once authenticated: every scoped query takes its orgId from here. */
+export interface OrgContext {
+  orgId: string;
+  tier: Tier;
+  features: Features;
+  /** The person or key acting, for the audit log; absent when the service acts on its own. */
+  actor?: Actor;
+}
+
+/** A /v1 caller: its organization, the key, and what the key may do. */
+export interface KeyContext extends OrgContext {
+  keyId: string;
+  scopes: Scope[];
+  actor: Actor;
+}
+
+/** The dashboard's caller: the person, the organization they work in now, their role there, and the rest. */
+export interface SessionContext {
+  user: { id: string; email: string };
+  org: { id: string; name: string; tier: Tier };
+  role: Role;
+  orgs: { id: string; name: string; tier: Tier; role: Role }[];
+  features: Features;
+  tokenHash: string;
+}

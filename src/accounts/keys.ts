@@ -1,0 +1,142 @@
+import { timingSafeEqual } from 'node:crypto';
+import type { AuditLog } from '../audit/service.js';
+import { appError } from '../errors.js';
+import type { KeyContext, OrgContext } from './context.js';
+import type { KeyRepo } from './key-repo.js';
+import type { Scope } from './permissions.js';
+import { featuresOf, hasFeature, type Tier } from './plans.js';
+import { randomToken, sha256Hex } from './secrets.js';
+
+const API_KEY_PREFIX = 'svc_';
+const API_KEY_PATTERN = /^svc_[A-Za-z0-9_-]{43,}$/;
+/** Active (unrevoked) keys an organization may hold; the catalogue's too_many_keys message says 20. */
+export const MAX_ACTIVE_KEYS = 20;
+/** `last used` is a day-to-day fact: written at most once a minute per key, not on every call. */
+const TOUCH_EVERY_MS = 60_000;
+const TOUCHED_MAX = 10_000;
+
+export interface KeyDeps {
+  repo: KeyRepo;
+  now: () => Date;
+  uuid: () => string;
+  audit?: AuditLog;
+}
+
+export interface NewKey {
+  name: string;
+  scopes: Scope[];
+}
+
+/** Scopes as stored: `all` alone when present (it already grants everything), no repeats, in order. */
+function normalizeScopes(scopes: readonly Scope[]): Scope[] {
+  if (scopes.length === 0 || scopes.includes('all')) return ['all'];
+  return [...new Set(scopes)];
+}
+
+/** Named, scoped API keys: minting, listing, revoking, and the /v1 credential check. */
+export function createKeyFunctions(deps: KeyDeps) {
+  const { repo } = deps;
+  const iso = () => deps.now().toISOString();
+  const touched = new Map<string, number>();
+
+  async function mintApiKey(
+    orgId: string,
+    key: NewKey = { name: 'API key', scopes: ['all'] },
+    ctx?: OrgContext,
+  ) {
+    const apiKey = `${API_KEY_PREFIX}${randomToken()}`;
+    const row = {
+      id: deps.uuid(),
+      orgId,
+      name: key.name,
+      keyHash: sha256Hex(apiKey),
+      prefix: apiKey.slice(0, 8),
+      scopes: normalizeScopes(key.scopes),
+      revokedAt: null,
+      createdAt: iso(),
+      lastUsedAt: null,
+    };
+    await repo.db.transaction().execute(async (trx) => {
+      await repo.insertApiKey(trx, row);
+      if (ctx) {
+        await deps.audit?.record(trx, ctx, {
+          action: 'key.created',
+          target: { type: 'key', id: row.id },
+          changes: { name: { from: null, to: row.name }, scopes: { from: null, to: row.scopes } },
+        });
+      }
+    });
+    return {
+      id: row.id,
+      apiKey,
+      name: row.name,
+      scopes: row.scopes,
+      prefix: row.prefix,
+      createdAt: row.createdAt,
+    };
+  }
+
+  /** Last used, at most once a minute per key and instance; a failed write never fails the call. */
+  function touch(keyId: string): void {
+    const now = deps.now().getTime();
+    if (now - (touched.get(keyId) ?? 0) < TOUCH_EVERY_MS) return;
+    if (touched.size >= TOUCHED_MAX) touched.clear();
+    touched.set(keyId, now);
+    repo.touchApiKey(keyId, new Date(now).toISOString()).catch(() => touched.delete(keyId));
+  }
+
+  return {
+    mintApiKey,
+
+    /** A key asked for by a person or a key of the organization: within the cap of active keys. */
+    async createApiKey(ctx: OrgContext, key: NewKey) {
+      const active = (await repo.listApiKeys(ctx.orgId)).filter((row) => row.revokedAt === null);
+      if (active.length >= MAX_ACTIVE_KEYS) throw appError('too_many_keys');
+      return mintApiKey(ctx.orgId, key, ctx);
+    },
+
+    listApiKeys: (orgId: string) => repo.listApiKeys(orgId),
+
+    /** Revokes by id, within `ctx`'s organization when given; false when nothing live was revoked. */
+    async revokeApiKey(keyId: string, ctx?: OrgContext): Promise<boolean> {
+      return repo.db.transaction().execute(async (trx) => {
+        const revokedAt = iso();
+        const name = await repo.revokeApiKey(trx, keyId, revokedAt, ctx?.orgId);
+        if (name === null) return false;
+        if (ctx) {
+          await deps.audit?.record(trx, ctx, {
+            action: 'key.revoked',
+            target: { type: 'key', id: keyId },
+            changes: { revokedAt: { from: null, to: revokedAt } },
+          });
+        }
+        return true;
+      });
+    },
+
+    /**
+     * The /v1 credential check, read from the store on every call so a revocation, a downgrade or a
+     * deleted organization takes effect on the very next request. Null for a missing, malformed, unknown
+     * or revoked key, and for a plan without the API.
+     */
+    async authenticateApiKey(authorization: string | undefined): Promise<KeyContext | null> {
+      const match = authorization === undefined ? null : /^Bearer (\S+)$/.exec(authorization);
+      const key = match?.[1];
+      if (!key || !API_KEY_PATTERN.test(key)) return null;
+      const hash = sha256Hex(key);
+      const row = await repo.findLiveKeyByHash(hash);
+      if (!row || !timingSafeEqual(Buffer.from(row.keyHash), Buffer.from(hash))) return null;
+      const tier = row.tier as Tier;
+      if (!hasFeature(tier, 'api')) return null;
+      touch(row.keyId);
+      return {
+        orgId: row.orgId,
+        tier,
+        features: featuresOf(tier),
+        keyId: row.keyId,
+        scopes: row.scopes,
+        actor: { type: 'key', id: row.keyId, label: row.name },
+      };
+    },
+  };
+}

@@ -1,0 +1,99 @@
+import type { MailTransport } from '../broadcasts/worker.js';
+import { appError } from '../errors.js';
+import type { RateLimiter } from '../http/rate-limit.js';
+import type { SessionContext } from './context.js';
+import type { AccountRepo } from './repo.js';
+import { hashPassword, randomToken, sha256Hex, verifyPassword } from './secrets.js';
+import type { SignupLogger } from './signup.js';
+import { composeMail } from './signup-mail.js';
+
+/** How long a reset link works. */
+export const RESET_LINK_MINUTES = 60;
+
+export interface PasswordDeps {
+  repo: AccountRepo;
+  baseUrl: string;
+  from: string;
+  /** SMTP_URL's transport; without it there is no reset by email (503 not_provisioned). */
+  transport: MailTransport | null;
+  mailsPerEmail: RateLimiter;
+  logger: SignupLogger;
+  now: () => Date;
+}
+
+export function wrongCurrentPassword() {
+  const message = 'This is not your current password';
+  return appError('invalid_body', `currentPassword: ${message}`, {
+    issues: [{ code: 'custom', path: ['currentPassword'], message }],
+  });
+}
+
+/**
+ * Password change (Settings) and reset by email (issue #20). A reset link works once, for an hour; the
+ * request is answered the same whether or not the email has an account, and the mail goes out after.
+ * Either way of setting a password ends the person's other sessions.
+ */
+export function createPasswordService(deps: PasswordDeps) {
+  const { repo } = deps;
+
+  return {
+    resetAvailable: deps.transport !== null,
+
+    async change(session: SessionContext, input: { currentPassword: string; newPassword: string }) {
+      const user = await repo.findUserById(session.user.id);
+      if (!user || !(await verifyPassword(input.currentPassword, user.passwordHash)))
+        throw wrongCurrentPassword();
+      await repo.setPasswordHash(user.id, await hashPassword(input.newPassword));
+      await repo.deleteSessionsOf(user.id, session.tokenHash);
+      await repo.deletePasswordResetsOf(user.id);
+    },
+
+    async requestReset(emailInput: string): Promise<void> {
+      const transport = deps.transport;
+      if (!transport)
+        throw appError(
+          'not_provisioned',
+          'Password reset by email needs SMTP_URL on this instance; ask its operator to reset it for you.',
+        );
+      const email = emailInput.trim().toLowerCase();
+      const user = await repo.findUserByEmail(email);
+      if (!user) return;
+      const token = randomToken();
+      const now = deps.now();
+      await repo.insertPasswordReset({
+        tokenHash: sha256Hex(token),
+        userId: user.id,
+        expiresAt: new Date(now.getTime() + RESET_LINK_MINUTES * 60_000).toISOString(),
+        createdAt: now.toISOString(),
+      });
+      // The token rides in the fragment: it never reaches a server log or a Referer header.
+      const url = `${deps.baseUrl}/#/reset-password?token=${token}`;
+      void (async () => {
+        if (!(await deps.mailsPerEmail.hit(`reset-mail:${email}`)).allowed) return;
+        await transport.sendMail(
+          composeMail({
+            from: deps.from,
+            to: email,
+            subject: 'Reset your linkhop password',
+            lines: [
+              'Someone, hopefully you, asked to reset the password of your linkhop account.',
+              `The link works once, within ${RESET_LINK_MINUTES} minutes. If it was not you, ignore this mail.`,
+            ],
+            action: { label: 'Choose a new password', url },
+          }),
+        );
+      })().catch((error: unknown) => deps.logger.error({ err: error, email }, 'reset mail failed'));
+    },
+
+    async confirmReset(token: string, password: string): Promise<void> {
+      const userId = await repo.claimPasswordReset(sha256Hex(token), deps.now().toISOString());
+      if (!userId)
+        throw appError('not_found', 'This reset link is unknown, used or expired: ask for a new one.');
+      await repo.setPasswordHash(userId, await hashPassword(password));
+      await repo.deleteSessionsOf(userId);
+      await repo.deletePasswordResetsOf(userId);
+    },
+  };
+}
+
+export type PasswordService = ReturnType<typeof createPasswordService>;

@@ -1,0 +1,70 @@
+import { randomUUID } from 'node:crypto';
+import { createEraseService } from './accounts/erase.js';
+import { createEraseRepo } from './accounts/erase-repo.js';
+import { createPasswordService } from './accounts/passwords.js';
+import { createAccountRepo } from './accounts/repo.js';
+import { createAccountService } from './accounts/service.js';
+import { createSignupService, type SignupLogger } from './accounts/signup.js';
+import type { AuditLog } from './audit/service.js';
+import type { MailTransport } from './broadcasts/worker.js';
+import type { Config } from './config.js';
+import type { RateLimiter } from './http/rate-limit.js';
+import { createInviteService } from './members/invites.js';
+import { createMemberService } from './members/service.js';
+import type { Store } from './store/database.js';
+
+export interface TeamsDeps {
+  config: Config;
+  store: Store;
+  audit: AuditLog;
+  /** SMTP_URL's transport (null without it) and the sender of every mail. */
+  mailTransport: MailTransport | null;
+  mailFrom: string;
+  /** Mails per address, shared by sign-up, invites and resets. */
+  limits: { signupMails: RateLimiter };
+  logger: SignupLogger;
+  /** Drops an erased organization's compiled links from every instance's cache. */
+  cache: { invalidateOrganization(orgId: string): void };
+}
+
+/**
+ * The people side of the hosted service, wired once: accounts and sign-up, members and invites (issue
+ * #20), passwords and account deletion. Every mail they send shares one sender, transport and limit.
+ */
+export function composeTeams(deps: TeamsDeps) {
+  const { store, audit, config } = deps;
+  const now = () => new Date();
+  const repo = createAccountRepo(store);
+  const accounts = createAccountService({
+    repo,
+    now,
+    uuid: randomUUID,
+    audit,
+    signupTier: config.signupTier,
+  });
+  const mail = {
+    baseUrl: config.baseUrl,
+    from: deps.mailFrom,
+    transport: deps.mailTransport,
+    mailsPerEmail: deps.limits.signupMails,
+    logger: deps.logger,
+    now,
+  };
+  return {
+    accounts,
+    signup: createSignupService({ repo, accounts, ...mail }),
+    teams: {
+      audit,
+      members: createMemberService({ repo, accounts, audit, now }),
+      invites: createInviteService({ repo, accounts, audit, uuid: randomUUID, ...mail }),
+      passwords: createPasswordService({ repo, ...mail }),
+      erase: createEraseService({
+        repo: createEraseRepo(store),
+        accounts: repo,
+        audit,
+        now,
+        invalidateOrganization: (orgId) => deps.cache.invalidateOrganization(orgId),
+      }),
+    },
+  };
+}

@@ -1,0 +1,56 @@
+import { z } from 'zod';
+import { ROLES } from '../accounts/permissions.js';
+
+const role = z.enum(ROLES, { error: `role: one of ${ROLES.join(', ')}` });
+
+export const memberSchema = z
+  .object({ userId: z.string(), email: z.string(), role: z.enum(ROLES), createdAt: z.string() })
+  .meta({ id: 'Member' });
+
+export const memberParams = z.object({ userId: z.string().min(1).max(64) });
+export const changeRoleBody = z.object({ role }).strict();
+
+export const emailField = z
+  .email('email: enter a valid email address')
+  .max(254)
+  .transform((value) => value.toLowerCase());
+
+export const createInviteBody = z.object({ email: emailField, role }).strict();
+
+export const inviteSchema = z
+  .object({
+    id: z.string(),
+    email: z.string(),
+    role: z.enum(ROLES),
+    expiresAt: z.string(),
+    createdAt: z.string(),
+  })
+  .meta({ id: 'Invite' });
+
+export const createdInviteSchema = z.object({
+  id: z.string(),
+  email: z.string(),
+  role: z.enum(ROLES),
+  expiresAt: z.string(),
+  acceptUrl: z.string().describe('the dashboard page that accepts it; works once, for 7 days'),
+});
+
+export const inviteTokenBody = z.object({ token: z.string().min(1).max(200) }).strict();
+export const acceptInviteBody = z
+  .object({
+    token: z.string().min(1).max(200),
+    password: z
+      .string()
+      .max(200)
+      .optional()
+      .describe('a new person sets one (8+); an existing one types theirs'),
+  })
+  .strict();
+
+export const inviteDetailsSchema = z.object({
+  orgName: z.string(),
+  email: z.string(),
+  role: z.enum(ROLES),
+  expiresAt: z.string(),
+  existingUser: z.boolean().describe('whether this email already has a linkhop account'),
+});

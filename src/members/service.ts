@@ -1,0 +1,110 @@
+import { atLeast, type Role } from '../accounts/permissions.js';
+import type { AccountRepo } from '../accounts/repo.js';
+import { hashPassword } from '../accounts/secrets.js';
+import type { AccountService, OrgContext } from '../accounts/service.js';
+import type { Actor } from '../audit/schema.js';
+import type { AuditLog } from '../audit/service.js';
+import { appError } from '../errors.js';
+import type { Member } from './repo.js';
+
+export interface MemberServiceDeps {
+  repo: AccountRepo;
+  accounts: AccountService;
+  now: () => Date;
+  audit?: AuditLog;
+}
+
+/** Only an owner makes, unmakes or removes owners ("admins: everything but ... changing owners"). */
+export function checkOwnerChange(actor: Actor | undefined, touchesOwner: boolean): void {
+  if (touchesOwner && !(actor?.role && atLeast(actor.role, 'owner')))
+    throw appError('forbidden_role', 'Only an owner can make, change or remove an owner');
+}
+
+/** The members of an organization and their roles (issue #20). */
+export function createMemberService(deps: MemberServiceDeps) {
+  const members = deps.repo.members;
+
+  async function find(orgId: string, userId: string, list?: Member[]): Promise<Member> {
+    const member = (list ?? (await members.listMembers(orgId))).find((row) => row.userId === userId);
+    if (!member) throw appError('not_found', 'No such member');
+    return member;
+  }
+
+  /** Runs a change under the organization's lock and refuses it if it leaves no owner. */
+  async function keepingAnOwner(ctx: OrgContext, change: Parameters<typeof members.transaction>[0]) {
+    await members.transaction(async (trx) => {
+      await members.lockOrganization(trx, ctx.orgId);
+      await change(trx);
+      const owners = (await members.listMembers(ctx.orgId, trx)).filter((row) => row.role === 'owner');
+      if (owners.length === 0) throw appError('last_owner');
+    });
+  }
+
+  return {
+    list: (ctx: OrgContext) => members.listMembers(ctx.orgId),
+
+    async changeRole(ctx: OrgContext, userId: string, role: Role): Promise<Member> {
+      const member = await find(ctx.orgId, userId);
+      checkOwnerChange(ctx.actor, member.role === 'owner' || role === 'owner');
+      if (member.role === role) return member;
+      await keepingAnOwner(ctx, async (trx) => {
+        await members.setRole(trx, ctx.orgId, userId, role);
+        await deps.audit?.record(trx, ctx, {
+          action: 'member.role_changed',
+          target: { type: 'member', id: userId },
+          changes: { role: { from: member.role, to: role } },
+        });
+      });
+      return { ...member, role };
+    },
+
+    async remove(ctx: OrgContext, userId: string): Promise<void> {
+      const member = await find(ctx.orgId, userId);
+      checkOwnerChange(ctx.actor, member.role === 'owner');
+      await keepingAnOwner(ctx, async (trx) => {
+        await members.deleteMembership(trx, ctx.orgId, userId);
+        await deps.audit?.record(trx, ctx, {
+          action: 'member.removed',
+          target: { type: 'member', id: userId },
+          changes: { email: member.email, role: { from: member.role, to: null } },
+        });
+      });
+    },
+
+    /**
+     * `linkhop member add`: an existing person joins with `role`; a new one needs a password and gets an
+     * account. The operator can name any role, owner included.
+     */
+    async add(ctx: OrgContext, input: { email: string; role: Role; password?: string }): Promise<Member> {
+      const email = input.email.trim().toLowerCase();
+      const existing = await deps.repo.findUserByEmail(email);
+      const list = await members.listMembers(ctx.orgId);
+      if (existing && list.some((row) => row.userId === existing.id)) throw appError('already_member');
+      const createdAt = deps.now().toISOString();
+      let userId = existing?.id;
+      if (!userId) {
+        if (!input.password || input.password.length < 8)
+          throw appError('invalid_body', 'password: a new person needs one of at least 8 characters');
+        userId = await deps.accounts.createUser(
+          ctx.orgId,
+          email,
+          await hashPassword(input.password),
+          input.role,
+        );
+      }
+      const id = userId;
+      await members.transaction(async (trx) => {
+        if (existing)
+          await members.insertMembership(trx, { userId: id, orgId: ctx.orgId, role: input.role, createdAt });
+        await deps.audit?.record(trx, ctx, {
+          action: 'member.added',
+          target: { type: 'member', id },
+          changes: { email, role: { from: null, to: input.role } },
+        });
+      });
+      return { userId: id, email, role: input.role, createdAt };
+    },
+  };
+}
+
+export type MemberService = ReturnType<typeof createMemberService>;

@@ -1,0 +1,92 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { type SmtpSink, startSmtp } from '../broadcasts/smtp.js';
+import { type HostedHarness, startHosted } from '../helpers/hosted.js';
+import { nthMailTo, signupTokenIn } from '../helpers/mailbox.js';
+import { storeKinds } from '../helpers/stores.js';
+import { makeTeam, type Team } from './teams.js';
+
+for (const kind of storeKinds) {
+  describe.skipIf(kind.skipReason !== null)(`named and scoped API keys on ${kind.name}`, () => {
+    let h: HostedHarness;
+    let team: Team;
+    let smtp: SmtpSink;
+    beforeAll(async () => {
+      smtp = await startSmtp();
+      h = await startHosted(kind, { SIGNUP_TIER: 'legend', SMTP_URL: smtp.url });
+      team = await makeTeam(h, 'keys');
+    });
+    afterAll(async () => {
+      await h?.close();
+      await smtp?.close();
+    });
+
+    it('a key has a name and scopes; the keys page shows name, scopes, created and last used', async () => {
+      const created = await team.as.admin('POST', '/api/keys', {
+        name: 'Reporting',
+        scopes: ['analytics:read', 'links:read'],
+      });
+      expect(created.statusCode).toBe(201);
+      const key = created.json();
+      expect(key).toMatchObject({
+        name: 'Reporting',
+        scopes: ['analytics:read', 'links:read'],
+        lastUsedAt: null,
+        revokedAt: null,
+      });
+      expect(key.apiKey).toMatch(/^svc_/);
+      expect(key.prefix).toBe(key.apiKey.slice(0, 8));
+
+      expect((await h.v1(key.apiKey, { method: 'GET', url: '/v1/links' })).statusCode).toBe(200);
+      const refused = await h.v1(key.apiKey, { method: 'GET', url: '/v1/audience' });
+      expect(refused.statusCode).toBe(403);
+      expect(refused.json().error).toBe('forbidden_scope');
+
+      const listed = (await team.as.viewer('GET', '/api/keys')).json();
+      expect(listed.error).toBe('forbidden_role');
+      const keys = (await team.as.owner('GET', '/api/keys')).json().keys;
+      const row = keys.find((k: { id: string }) => k.id === key.id);
+      expect(row).toEqual({
+        id: key.id,
+        name: 'Reporting',
+        prefix: key.prefix,
+        scopes: ['analytics:read', 'links:read'],
+        createdAt: key.createdAt,
+        lastUsedAt: expect.any(String),
+        revokedAt: null,
+      });
+      expect(Date.now() - Date.parse(row.lastUsedAt)).toBeLessThan(60_000);
+      expect(JSON.stringify(keys)).not.toContain(key.apiKey);
+    });
+
+    it('all alone stands for everything; an unknown scope or a missing name is a 400 naming the field', async () => {
+      const all = await team.as.owner('POST', '/api/keys', {
+        name: 'Everything',
+        scopes: ['links:read', 'all'],
+      });
+      expect(all.json().scopes).toEqual(['all']);
+      expect((await team.as.owner('POST', '/api/keys', { name: 'Default' })).json().scopes).toEqual(['all']);
+      const unknown = await team.as.owner('POST', '/api/keys', { name: 'X', scopes: ['links:delete'] });
+      expect(unknown.statusCode).toBe(400);
+      expect(unknown.json().message).toMatch(/^scopes\.0: .*links:read, links:write/);
+      const nameless = await team.as.owner('POST', '/api/keys', { scopes: ['all'] });
+      expect(nameless.statusCode).toBe(400);
+      expect(nameless.json().message).toMatch(/^name: /);
+      expect((await team.as.member('POST', '/api/keys', { name: 'Mine' })).json().error).toBe(
+        'forbidden_role',
+      );
+    });
+
+    it('a new sign-up starts on SIGNUP_TIER', async () => {
+      const body = { email: 'fresh@keys.example', password: 'long enough', orgName: 'Fresh' };
+      const asked = await h.app.inject({ method: 'POST', url: '/api/auth/signup', payload: body });
+      expect(asked.statusCode).toBe(202);
+      const token = signupTokenIn(await nthMailTo(smtp, 'fresh@keys.example'));
+      const confirmed = await h.app.inject({
+        method: 'POST',
+        url: '/api/auth/signup/confirm',
+        payload: { token },
+      });
+      expect(confirmed.json()).toMatchObject({ org: { name: 'Fresh', tier: 'legend' }, role: 'owner' });
+    });
+  });
+}
