@@ -38,6 +38,7 @@ export async function publicAccountRoutes(app: FastifyInstance, deps: AccountRou
       config,
       schema: {
         operationId: 'requestPasswordReset',
+        summary: 'Mail a password reset link',
         tags,
         description:
           'Mails a one-use link (1 hour) when the email has an account; the same answer either way.',
@@ -68,6 +69,7 @@ export async function publicAccountRoutes(app: FastifyInstance, deps: AccountRou
       config,
       schema: {
         operationId: 'confirmPasswordReset',
+        summary: 'Set a new password with a reset link',
         tags,
         body: z.object({ token: z.string().min(1).max(200), password: newPassword }).strict(),
         response: { 200: ok, ...errorResponses(400, 404) },
@@ -85,6 +87,7 @@ export async function publicAccountRoutes(app: FastifyInstance, deps: AccountRou
       config,
       schema: {
         operationId: 'inspectInvite',
+        summary: 'Look at an invite before accepting it',
         tags,
         body: inviteTokenBody,
         response: { 200: inviteDetailsSchema, ...errorResponses(400, 404) },
@@ -99,6 +102,7 @@ export async function publicAccountRoutes(app: FastifyInstance, deps: AccountRou
       config,
       schema: {
         operationId: 'acceptInvite',
+        summary: 'Accept an invite',
         tags,
         description:
           'Joins the organization and logs in there. A new person sets a password; an existing one is ' +
@@ -129,6 +133,7 @@ export async function sessionAccountRoutes(app: FastifyInstance, deps: AccountRo
       config,
       schema: {
         operationId: 'switchOrganization',
+        summary: "Switch the session's organization",
         tags,
         body: z.object({ orgId: z.string().min(1).max(64) }).strict(),
         response: { 200: sessionSchema, ...errorResponses(400, 404) },
@@ -149,6 +154,7 @@ export async function sessionAccountRoutes(app: FastifyInstance, deps: AccountRo
       config,
       schema: {
         operationId: 'changePassword',
+        summary: 'Change your password',
         tags,
         description: 'Ends every other session of yours.',
         body: z.object({ currentPassword: z.string().max(200), newPassword }).strict(),
@@ -167,6 +173,7 @@ export async function sessionAccountRoutes(app: FastifyInstance, deps: AccountRo
       config,
       schema: {
         operationId: 'deleteAccount',
+        summary: 'Delete your account',
         tags,
         description:
           'Deletes your account. Organizations where you are the last owner are deleted too: their members ' +

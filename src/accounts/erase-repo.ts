@@ -8,6 +8,10 @@ import type { Executor } from './key-repo.js';
  * test/accounts/account-deletion.test.ts fails when a table with an `org_id` column is missing here.
  */
 export const ORG_TABLES = [
+  'group_rollups',
+  'link_group_versions',
+  'import_items',
+  'imports',
   'audit_log',
   'invites',
   'memberships',

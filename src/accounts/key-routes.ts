@@ -55,6 +55,7 @@ export async function keyRoutes(app: FastifyInstance, deps: KeyRouteDeps): Promi
       config: { permission: 'keys:write' },
       schema: {
         operationId: op('listKeys'),
+        summary: 'List API keys',
         tags,
         response: { 200: z.object({ keys: z.array(keySchema) }), ...errorResponses(403) },
       },
@@ -70,6 +71,7 @@ export async function keyRoutes(app: FastifyInstance, deps: KeyRouteDeps): Promi
       config: { permission: 'keys:write' },
       schema: {
         operationId: op('createKey'),
+        summary: 'Create an API key (shown once)',
         tags,
         description: 'The key is in the answer once and never again.',
         body: createKeyBody,
@@ -104,6 +106,7 @@ export async function keyRoutes(app: FastifyInstance, deps: KeyRouteDeps): Promi
       config: { permission: 'keys:write' },
       schema: {
         operationId: op('revokeKey'),
+        summary: 'Revoke an API key',
         tags,
         params: idParams,
         response: { 200: z.object({ deleted: z.literal(true) }), ...errorResponses(403, 404) },

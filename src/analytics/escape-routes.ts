@@ -50,6 +50,7 @@ export function escapeCellRoutes(
   app.withTypeProvider<ZodTypeProvider>().get(
     '/analytics/escape',
     {
+      config: { permission: 'analytics:read' },
       schema: {
         operationId: op('getEscapeCells'),
         summary: 'Get app-open outcomes per in-app browser, OS, platform and strategy',

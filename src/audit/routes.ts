@@ -1,7 +1,7 @@
 import { Readable } from 'node:stream';
 import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
-import { errorResponses, operationIds } from '../http/schemas.js';
+import { contentResponse, errorResponses, operationIds } from '../http/schemas.js';
 import { orgOf } from '../http/v1-auth.js';
 import { auditExportQuery, auditListQuery, auditPageSchema } from './schema.js';
 import type { AuditLog } from './service.js';
@@ -21,6 +21,7 @@ export async function auditRoutes(
       config: { permission: 'audit:read' },
       schema: {
         operationId: op('listAuditLog'),
+        summary: 'List audit log entries',
         tags,
         description:
           'Newest first. `action` (e.g. `link.updated`) and `targetId` filter; pass `nextCursor` back as ' +
@@ -38,11 +39,12 @@ export async function auditRoutes(
       config: { permission: 'audit:read' },
       schema: {
         operationId: op('exportAuditLog'),
+        summary: 'Export the audit log as CSV',
         tags,
         description: 'The log as CSV, newest first (cells neutralized; `changes` is a JSON cell).',
         querystring: auditExportQuery,
         produces: ['text/csv'],
-        response: errorResponses(400, 403),
+        response: { 200: contentResponse('The audit log as CSV', 'text/csv'), ...errorResponses(400, 403) },
       },
     },
     async (request, reply) =>

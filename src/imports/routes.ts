@@ -22,6 +22,7 @@ export async function importRoutes(
     '/imports',
     {
       bodyLimit: IMPORT_BODY_LIMIT,
+      config: { permission: 'links:write' },
       schema: {
         operationId: op('createImport'),
         summary: 'Start importing links from another shortener or a CSV file',
@@ -40,6 +41,7 @@ export async function importRoutes(
   r.get(
     '/imports',
     {
+      config: { permission: 'links:read' },
       schema: {
         operationId: op('listImports'),
         summary: 'List recent imports',
@@ -54,6 +56,7 @@ export async function importRoutes(
   r.get(
     '/imports/:id',
     {
+      config: { permission: 'links:read' },
       schema: {
         operationId: op('getImport'),
         summary: "Get an import's progress and errors",

@@ -147,6 +147,7 @@ export async function linkRoutes(
   r.post(
     '/links/:id/unarchive',
     {
+      config: { permission: 'links:write' },
       schema: {
         operationId: op('unarchiveLink'),
         summary: 'Restore an archived link',

@@ -49,6 +49,10 @@ const AUDITED_FIELDS = [
   'folderId',
   'pixelIds',
   'captureEmails',
+  'expiresAt',
+  'expiredUrl',
+  'maxClicks',
+  'publicStats',
 ] as const;
 
 /** The feature each power needs when set to a value (clearing a power is always allowed). */

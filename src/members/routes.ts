@@ -32,6 +32,7 @@ export async function memberRoutes(
       config: { permission: 'members:read' },
       schema: {
         operationId: op('listMembers'),
+        summary: "List the organization's members",
         tags,
         response: { 200: z.object({ members: z.array(memberSchema) }), ...errorResponses(403) },
       },
@@ -45,6 +46,7 @@ export async function memberRoutes(
       config: { permission: 'members:write' },
       schema: {
         operationId: op('updateMember'),
+        summary: "Change a member's role",
         tags,
         description: 'Only owners make or unmake owners; the last owner cannot be demoted (409 last_owner).',
         params: memberParams,
@@ -61,6 +63,7 @@ export async function memberRoutes(
       config: { permission: 'members:write' },
       schema: {
         operationId: op('removeMember'),
+        summary: 'Remove a member',
         tags,
         description: 'The last owner cannot be removed (409 last_owner).',
         params: memberParams,
@@ -79,6 +82,7 @@ export async function memberRoutes(
       config: { permission: 'members:write' },
       schema: {
         operationId: op('createInvite'),
+        summary: 'Invite someone by email',
         tags,
         description: 'Mailed when SMTP_URL is set; `acceptUrl` works once, within 7 days.',
         body: createInviteBody,
@@ -94,6 +98,7 @@ export async function memberRoutes(
       config: { permission: 'members:write' },
       schema: {
         operationId: op('listInvites'),
+        summary: 'List pending invites',
         tags,
         response: { 200: z.object({ invites: z.array(inviteSchema) }), ...errorResponses(403) },
       },
@@ -115,6 +120,7 @@ export async function memberRoutes(
       config: { permission: 'members:write' },
       schema: {
         operationId: op('revokeInvite'),
+        summary: 'Revoke an invite',
         tags,
         params: idParams,
         response: { 200: deleted, ...errorResponses(403, 404) },

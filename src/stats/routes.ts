@@ -69,6 +69,7 @@ export async function linkListStatsRoutes(
   app.withTypeProvider<ZodTypeProvider>().get(
     '/links/stats',
     {
+      config: { permission: 'links:read' },
       schema: {
         operationId: op('listLinkStats'),
         summary: 'Get 30-day clicks and app-open rates for a list of links',

@@ -25,7 +25,8 @@ function resourceOf(url: string): Resource | 'self' {
   if (/^\/(me|session\/org|account\/.+|social\/meta)$/.test(path)) return 'self';
   if (/^\/links\/:id\/(stats|ab-stats|clicks)$/.test(path) || path.startsWith('/analytics'))
     return 'analytics';
-  if (/^\/(links|folders|pixels)(\/|$)/.test(path)) return 'links';
+  // Imports create links: they are the links' business.
+  if (/^\/(links|folders|pixels|imports)(\/|$)/.test(path)) return 'links';
   if (/^\/domains(\/|$)/.test(path)) return 'domains';
   if (/^\/(audience|segments|broadcasts)(\/|$)/.test(path)) return 'audience';
   if (/^\/webhooks(\/|$)/.test(path)) return 'webhooks';

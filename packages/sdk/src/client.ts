@@ -6,6 +6,7 @@ import type { Api } from './resources/api.js';
 import { Audience, Bio } from './resources/audience.js';
 import { Links } from './resources/links.js';
 import { Domains, Folders, Pixels } from './resources/organize.js';
+import { AuditLog, Imports, Keys, Members } from './resources/team.js';
 import { Webhooks } from './resources/webhooks.js';
 import { DEFAULT_RETRY, type RetryOptions, retryingFetch } from './retry.js';
 import type { Me } from './types.js';
@@ -35,6 +36,10 @@ export class Linkhop {
   readonly pixels: Pixels;
   readonly audience: Audience;
   readonly bio: Bio;
+  readonly keys: Keys;
+  readonly members: Members;
+  readonly auditLog: AuditLog;
+  readonly imports: Imports;
 
   constructor(options: LinkhopOptions) {
     if (!options.apiKey) throw new TypeError('Linkhop: apiKey is required (an svc_ key)');
@@ -55,6 +60,10 @@ export class Linkhop {
     this.pixels = new Pixels(this.raw);
     this.audience = new Audience(this.raw);
     this.bio = new Bio(this.raw);
+    this.keys = new Keys(this.raw);
+    this.members = new Members(this.raw);
+    this.auditLog = new AuditLog(this.raw);
+    this.imports = new Imports(this.raw);
   }
 
   /** The key's organization, its plan and features (getMe). */
