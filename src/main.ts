@@ -3,24 +3,14 @@ import type { FastifyInstance } from 'fastify';
 import pino, { type Logger } from 'pino';
 import { verifyPassword } from './accounts/secrets.js';
 import type { ClickBufferStats } from './analytics/click-buffer.js';
-import { createClickPartitions } from './analytics/click-partitions.js';
-import { clickSink } from './analytics/click-sink.js';
-import { createEscapeBandit } from './analytics/escape-bandit.js';
-import { createOutcomeQueue } from './analytics/outcome-queue.js';
-import { createOutcomeWriter } from './analytics/outcomes.js';
-import { createAnalyticsRepo } from './analytics/repo.js';
-import { createAnalyticsService } from './analytics/service.js';
-import { createMemoryOneShot, createRedisOneShot, createTapTokens } from './analytics/tap-tokens.js';
-import { createAudienceService } from './audience/service.js';
 import { createAuditRepo } from './audit/repo.js';
 import { createAuditLog } from './audit/service.js';
 import { createCreatorStats } from './bio/analytics-stats.js';
 import { createBioRepo } from './bio/repo.js';
 import { createBioService } from './bio/service.js';
-import { createSegmentService } from './broadcasts/segments.js';
-import { createBroadcastService } from './broadcasts/service.js';
-import { createUnsubscribeService } from './broadcasts/unsubscribe.js';
-import { createBroadcastWorker, createSmtpTransport } from './broadcasts/worker.js';
+import { createSmtpTransport } from './broadcasts/worker.js';
+import { composeAnalytics } from './compose-analytics.js';
+import { composeAudience } from './compose-audience.js';
 import { composeTeams } from './compose-teams.js';
 import type { Config } from './config.js';
 import { createVisitorClassifier } from './core/visitor.js';
@@ -34,7 +24,6 @@ import { buildHostedApp } from './http/hosted-app.js';
 import { createLimits } from './http/limits.js';
 import { createMetrics } from './http/metrics.js';
 import { composeImports } from './imports/compose.js';
-import { createClickRetention } from './jobs/click-retention.js';
 import { composeLinkExpiry } from './links/expiry.js';
 import { createPreviewService } from './links/preview.js';
 import { createLinkRepo } from './links/repo.js';
@@ -144,41 +133,10 @@ export async function composeHosted(
     }
   };
 
-  const audience = createAudienceService({
-    store,
-    now: () => new Date(),
-    uuid: randomUUID,
-    flagsOff: config.flagsOff,
-    events,
-  });
-  const segments = createSegmentService({
-    store,
-    now: () => new Date(),
-    uuid: randomUUID,
-    flagsOff: config.flagsOff,
-  });
-  // Without SMTP_URL there is no worker, and sending answers 503 not_provisioned.
+  // Without SMTP_URL there is no mail worker: broadcasts answer 503 not_provisioned, invites are logged.
   const mailTransport = config.smtpUrl ? createSmtpTransport(config.smtpUrl) : null;
   const mailFrom = config.mailFrom ?? `linkhop <no-reply@${new URL(config.baseUrl).hostname}>`;
-  const broadcastWorker = mailTransport
-    ? createBroadcastWorker({
-        store,
-        transport: mailTransport,
-        from: mailFrom,
-        baseUrl: config.baseUrl,
-        now: () => new Date(),
-        logger,
-      })
-    : undefined;
-  const broadcasts = createBroadcastService({
-    store,
-    segments,
-    now: () => new Date(),
-    uuid: randomUUID,
-    flagsOff: config.flagsOff,
-    mailConfigured: broadcastWorker !== undefined,
-    nudge: () => broadcastWorker?.nudge(),
-  });
+  const crowd = composeAudience({ config, store, logger, events, mailTransport, mailFrom });
 
   const linkRepo = createLinkRepo(store);
   const domains = createDomainService({
@@ -228,34 +186,16 @@ export async function composeHosted(
   const imports = composeImports({ store, accounts, links, previews, domains, secretBox, logger, config });
   const classify = createVisitorClassifier();
   const nonce = createNonceSource();
-  // Analytics: clicks leave the request path through a buffer written in batches; taps redeem once.
-  const clicks = clickSink(config, store, logger, options.clickThread === true);
-  // Tap outcomes the database refused (the token already spent) are held and inserted again later.
-  const outcomeQueue = createOutcomeQueue({
-    // A held outcome is written with its app.* event, as a fresh report is.
-    insert: createOutcomeWriter(createAnalyticsRepo(store), events),
-    logger,
-    dir: config.spillDir,
-  });
-  const tapTokens = createTapTokens({
-    secret: sessionSecret,
-    oneShot: redis ? createRedisOneShot(redis.publisher) : createMemoryOneShot(),
-  });
-  const analytics = createAnalyticsService({
+  const { clicks, tapTokens, analytics, bandit, ...tracking } = composeAnalytics({
+    config,
     store,
-    analytics: config.analytics,
-    links,
-    tapTokens,
-    emitEvent: (orgId, event, data) => emitEvent(orgId, event, data),
-    outbox: events,
-    now: () => new Date(),
-    holdOutcome: (row) => outcomeQueue.hold(row),
-  });
-  // Escape strategies chosen per cell from every organization's outcomes, rebuilt off the request path.
-  const bandit = createEscapeBandit({
-    readOutcomes: analytics.allOrgCellOutcomes,
-    random: Math.random,
     logger,
+    clickThread: options.clickThread === true,
+    sessionSecret,
+    ...(redis ? { redis: redis.publisher } : {}),
+    links,
+    events,
+    emitEvent: (orgId, event, data) => emitEvent(orgId, event, data),
   });
   const creatorStats = createCreatorStats({ analytics, store });
   const bioRepo = createBioRepo(store);
@@ -394,27 +334,18 @@ export async function composeHosted(
       verifyToken: config.social.verifyToken,
       cronSecret: config.cronSecret,
     },
-    audience,
-    segments,
-    broadcasts,
-    unsubscribe: createUnsubscribeService({ store, now: () => new Date() }),
+    audience: crowd.audience,
+    segments: crowd.segments,
+    broadcasts: crowd.broadcasts,
+    unsubscribe: crowd.unsubscribe,
     captureLimiter: limits.capture,
     previews,
     imports: imports.service,
     redirect: redirectDeps,
   });
-  const retention = createClickRetention({
-    partitions: createClickPartitions(store),
-    retentionDays: config.clickRetentionDays,
-    now: Date.now,
-    logger,
-  });
-  clicks.start();
-  retention.start();
-  if (config.analytics) outcomeQueue.start();
-  if (config.analytics) bandit.start();
+  tracking.start();
   deliveries.start();
-  broadcastWorker?.start();
+  crowd.start();
   linkExpiry.start();
   return {
     app,
@@ -425,14 +356,10 @@ export async function composeHosted(
       await app.close();
       await linkExpiry.stop();
       await socialIntake.drain();
-      // Every click buffered so far is written before the store closes: none is lost on a clean shutdown.
-      await clicks.stop();
-      await retention.stop();
-      await outcomeQueue.stop();
-      await bandit.stop();
+      await tracking.stop();
       // Pending deliveries stay in the outbox; the next worker, here or on another instance, sends them.
       await deliveries.stop();
-      await broadcastWorker?.stop();
+      await crowd.stop();
       await imports.close();
       await fetcher.close();
       await cache.close();

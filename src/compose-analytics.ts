@@ -1,0 +1,90 @@
+import type { Redis } from 'ioredis';
+import type { Logger } from 'pino';
+import { createClickPartitions } from './analytics/click-partitions.js';
+import { clickSink } from './analytics/click-sink.js';
+import { createEscapeBandit } from './analytics/escape-bandit.js';
+import { createOutcomeQueue } from './analytics/outcome-queue.js';
+import { createOutcomeWriter } from './analytics/outcomes.js';
+import { createAnalyticsRepo } from './analytics/repo.js';
+import { type AnalyticsServiceDeps, createAnalyticsService } from './analytics/service.js';
+import { createMemoryOneShot, createRedisOneShot, createTapTokens } from './analytics/tap-tokens.js';
+import type { Config } from './config.js';
+import { createClickRetention } from './jobs/click-retention.js';
+import type { Store } from './store/database.js';
+import type { EventOutbox } from './webhooks/service.js';
+
+export interface AnalyticsDeps {
+  config: Config;
+  store: Store;
+  logger: Logger;
+  /** Write clicks on a thread of their own (the running server) rather than in-process. */
+  clickThread: boolean;
+  sessionSecret: string;
+  /** With REDIS_URL: tap tokens redeem once across instances. */
+  redis?: Redis;
+  links: AnalyticsServiceDeps['links'];
+  events: EventOutbox;
+  emitEvent: AnalyticsServiceDeps['emitEvent'];
+}
+
+/**
+ * Analytics, wired once: clicks leave the request path through a buffer written in batches, taps redeem
+ * once, refused outcomes are held and retried, the escape bandit learns off the request path, and old
+ * raw clicks are dropped by partition.
+ */
+export function composeAnalytics(deps: AnalyticsDeps) {
+  const { config, store, logger, events } = deps;
+  const clicks = clickSink(config, store, logger, deps.clickThread);
+  // Tap outcomes the database refused (the token already spent) are held and inserted again later;
+  // a held outcome is written with its app.* event, as a fresh report is.
+  const outcomeQueue = createOutcomeQueue({
+    insert: createOutcomeWriter(createAnalyticsRepo(store), events),
+    logger,
+    dir: config.spillDir,
+  });
+  const tapTokens = createTapTokens({
+    secret: deps.sessionSecret,
+    oneShot: deps.redis ? createRedisOneShot(deps.redis) : createMemoryOneShot(),
+  });
+  const analytics = createAnalyticsService({
+    store,
+    analytics: config.analytics,
+    links: deps.links,
+    tapTokens,
+    emitEvent: deps.emitEvent,
+    outbox: events,
+    now: () => new Date(),
+    holdOutcome: (row) => outcomeQueue.hold(row),
+  });
+  // Escape strategies chosen per cell from every organization's outcomes, rebuilt off the request path.
+  const bandit = createEscapeBandit({
+    readOutcomes: analytics.allOrgCellOutcomes,
+    random: Math.random,
+    logger,
+  });
+  const retention = createClickRetention({
+    partitions: createClickPartitions(store),
+    retentionDays: config.clickRetentionDays,
+    now: Date.now,
+    logger,
+  });
+  return {
+    clicks,
+    tapTokens,
+    analytics,
+    bandit,
+    start() {
+      clicks.start();
+      retention.start();
+      if (config.analytics) outcomeQueue.start();
+      if (config.analytics) bandit.start();
+    },
+    /** Every click buffered so far is written before the store closes: none is lost on a clean shutdown. */
+    async stop() {
+      await clicks.stop();
+      await retention.stop();
+      await outcomeQueue.stop();
+      await bandit.stop();
+    },
+  };
+}

@@ -1,0 +1,56 @@
+import { randomUUID } from 'node:crypto';
+import type { Logger } from 'pino';
+import { createAudienceService } from './audience/service.js';
+import { createSegmentService } from './broadcasts/segments.js';
+import { createBroadcastService } from './broadcasts/service.js';
+import { createUnsubscribeService } from './broadcasts/unsubscribe.js';
+import { createBroadcastWorker, type MailTransport } from './broadcasts/worker.js';
+import type { Config } from './config.js';
+import type { Store } from './store/database.js';
+import type { EventOutbox } from './webhooks/service.js';
+
+export interface AudienceDeps {
+  config: Config;
+  store: Store;
+  logger: Logger;
+  events: EventOutbox;
+  /** SMTP_URL's transport (null without it): without it there is no worker and sending answers 503. */
+  mailTransport: MailTransport | null;
+  mailFrom: string;
+}
+
+/** The audience side of the hosted service: contacts, segments, broadcasts and their mail worker. */
+export function composeAudience(deps: AudienceDeps) {
+  const { config, store, events, mailTransport } = deps;
+  const now = () => new Date();
+  const audience = createAudienceService({ store, now, uuid: randomUUID, flagsOff: config.flagsOff, events });
+  const segments = createSegmentService({ store, now, uuid: randomUUID, flagsOff: config.flagsOff });
+  const worker = mailTransport
+    ? createBroadcastWorker({
+        store,
+        transport: mailTransport,
+        from: deps.mailFrom,
+        baseUrl: config.baseUrl,
+        now,
+        logger: deps.logger,
+      })
+    : undefined;
+  const broadcasts = createBroadcastService({
+    store,
+    segments,
+    now,
+    uuid: randomUUID,
+    flagsOff: config.flagsOff,
+    mailConfigured: worker !== undefined,
+    nudge: () => worker?.nudge(),
+  });
+  const unsubscribe = createUnsubscribeService({ store, now });
+  return {
+    audience,
+    segments,
+    broadcasts,
+    unsubscribe,
+    start: () => worker?.start(),
+    stop: async () => worker?.stop(),
+  };
+}
