@@ -9,13 +9,16 @@ import { TIERS, type Tier } from './accounts/plans.js';
 
 export type ServerMode = 'hosted' | 'engine';
 
+export const HOSTED_DEFAULT_PORT = 3000;
+export const ENGINE_DEFAULT_PORT = 3001;
+
 const flag = z.enum(['linkInBio', 'mediaKit', 'audienceCapture', 'dmAutomations', 'broadcasts']);
 
 const emptyToUndefined = (value: unknown) => (value === '' ? undefined : value);
 const optionalString = z.preprocess(emptyToUndefined, z.string().optional());
 
 const envSchema = z.object({
-  PORT: z.preprocess(emptyToUndefined, z.coerce.number().int().min(0).max(65535).default(3000)),
+  PORT: z.preprocess(emptyToUndefined, z.coerce.number().int().min(0).max(65535).optional()),
   HOST: z.preprocess(emptyToUndefined, z.string().default('0.0.0.0')),
   BASE_URL: z.preprocess(
     emptyToUndefined,
@@ -179,7 +182,9 @@ export function parseConfig(env: NodeJS.ProcessEnv, mode: ServerMode): Config {
     throw new ConfigError(parsed.error.issues.map((issue) => `${issue.path.join('.')}: ${issue.message}`));
   }
   const e = parsed.data;
-  const baseUrl = (e.BASE_URL ?? `http://localhost:${e.PORT}`).replace(/\/+$/, '');
+  // The engine's default port differs from the hosted service's, so both run side by side on one machine.
+  const port = e.PORT ?? (mode === 'engine' ? ENGINE_DEFAULT_PORT : HOSTED_DEFAULT_PORT);
+  const baseUrl = (e.BASE_URL ?? `http://localhost:${port}`).replace(/\/+$/, '');
   const defaultDb = mode === 'engine' ? 'sqlite:./data/engine.db' : 'sqlite:./data/linkhop.db';
   const databaseUrl = e.DATABASE_URL ?? defaultDb;
   if (!/^(sqlite:|postgres:\/\/|postgresql:\/\/)/.test(databaseUrl)) {
@@ -190,7 +195,7 @@ export function parseConfig(env: NodeJS.ProcessEnv, mode: ServerMode): Config {
     : './data';
   return {
     mode,
-    port: e.PORT,
+    port,
     host: e.HOST,
     baseUrl,
     databaseUrl,

@@ -15,6 +15,15 @@ describe('configuration', () => {
     expect(config.flagsOff.size).toBe(0);
   });
 
+  it("gives the engine a default port of its own, so it runs beside the hosted service", () => {
+    const engine = parseConfig({}, 'engine');
+    expect(engine.port).toBe(3001);
+    expect(engine.baseUrl).toBe('http://localhost:3001');
+    expect(engine.databaseUrl).toBe('sqlite:./data/engine.db');
+    expect(parseConfig({ PORT: '8080' }, 'engine').port).toBe(8080);
+    expect(parseConfig({ PORT: '' }, 'hosted').port).toBe(3000);
+  });
+
   it('strips a trailing slash from BASE_URL and lower-cases GEO_HEADER', () => {
     const config = parseConfig({ BASE_URL: 'https://go.example.com/', GEO_HEADER: 'X-Country' }, 'hosted');
     expect(config.baseUrl).toBe('https://go.example.com');
