@@ -11,6 +11,7 @@ import { createBioService } from './bio/service.js';
 import { createSmtpTransport } from './broadcasts/worker.js';
 import { composeAnalytics } from './compose-analytics.js';
 import { composeAudience } from './compose-audience.js';
+import { composeSocial } from './compose-social.js';
 import { composeTeams } from './compose-teams.js';
 import type { Config } from './config.js';
 import { createVisitorClassifier } from './core/visitor.js';
@@ -42,11 +43,6 @@ import { createNonceSource } from './redirect/nonce.js';
 import { createPasswordCookies } from './redirect/password-gate.js';
 import { createVisitResponder } from './redirect/respond.js';
 import { resolveSessionSecret } from './session-secret.js';
-import { createSocialAccountService } from './social/accounts.js';
-import { createAutomationService } from './social/automations.js';
-import type { SocialDeps } from './social/deps.js';
-import { createSocialIntake } from './social/intake.js';
-import { createRefreshSweep } from './social/refresh.js';
 import { createStatsRepo } from './stats/repo.js';
 import { createPublicStatsService } from './stats/service.js';
 import type { Store } from './store/database.js';
@@ -215,31 +211,7 @@ export async function composeHosted(
     flagsOff: config.flagsOff,
     now: () => new Date(),
   });
-  const socialDeps: SocialDeps = {
-    store,
-    social: config.social,
-    flagsOff: config.flagsOff,
-    baseUrl: config.baseUrl,
-    stateSecret: sessionSecret,
-    links,
-    now: () => new Date(),
-    uuid: randomUUID,
-    logger,
-    audit,
-    // Automation stats show the DM'd link's taps from the same 90-day window as link stats.
-    linkStats: async (ctx, linkId) => {
-      if (!analytics.configured) return null;
-      const stats = (await analytics.linkOutcomes(ctx.orgId, [linkId], 90)).get(linkId);
-      if (!stats) return null;
-      const measured = stats.outcomes.opened + stats.outcomes.browser + stats.outcomes.broken;
-      return {
-        clicks: stats.clicks,
-        opened: stats.outcomes.opened,
-        appOpenRate: measured === 0 ? null : stats.outcomes.opened / measured,
-      };
-    },
-  };
-  const socialIntake = createSocialIntake(socialDeps);
+  const social = composeSocial({ config, store, logger, audit, links, analytics, sessionSecret });
   const redisUp = redis && (() => redis.health.up);
   const metrics = createMetrics({
     clicks: () => clicks.stats(),
@@ -325,15 +297,7 @@ export async function composeHosted(
     publicStats: createPublicStatsService({ repo: createStatsRepo(store), analytics }),
     bio,
     mediaKit,
-    social: {
-      accounts: createSocialAccountService(socialDeps),
-      automations: createAutomationService(socialDeps),
-      intake: socialIntake,
-      sweep: createRefreshSweep(socialDeps),
-      appSecret: config.social.appSecret,
-      verifyToken: config.social.verifyToken,
-      cronSecret: config.cronSecret,
-    },
+    social,
     audience: crowd.audience,
     segments: crowd.segments,
     broadcasts: crowd.broadcasts,
@@ -355,7 +319,7 @@ export async function composeHosted(
     async close() {
       await app.close();
       await linkExpiry.stop();
-      await socialIntake.drain();
+      await social.intake.drain();
       await tracking.stop();
       // Pending deliveries stay in the outbox; the next worker, here or on another instance, sends them.
       await deliveries.stop();
