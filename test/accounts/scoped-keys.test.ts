@@ -67,10 +67,10 @@ for (const kind of storeKinds) {
       expect((await team.as.owner('POST', '/api/keys', { name: 'Default' })).json().scopes).toEqual(['all']);
       const unknown = await team.as.owner('POST', '/api/keys', { name: 'X', scopes: ['links:delete'] });
       expect(unknown.statusCode).toBe(400);
-      expect(unknown.json().message).toMatch(/^scopes\.0: .*links:read, links:write/);
+      expect(unknown.json().message).toMatch(/^scopes: .*links:read, links:write/);
       const nameless = await team.as.owner('POST', '/api/keys', { scopes: ['all'] });
       expect(nameless.statusCode).toBe(400);
-      expect(nameless.json().message).toMatch(/^name: /);
+      expect(nameless.json().message).toBe('name is required');
       expect((await team.as.member('POST', '/api/keys', { name: 'Mine' })).json().error).toBe(
         'forbidden_role',
       );

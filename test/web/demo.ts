@@ -184,7 +184,7 @@ export async function seedDemo(server: DashboardServer, fake?: FakeSocialProvide
     subject: 'The hoodie restock is live',
     html: '<p>Hi! The Night Owl hoodie is back in every size.</p>',
   });
-  await api('POST', '/keys');
+  await api('POST', '/keys', { name: 'demo', scopes: ['all'] });
   await v1('POST', '/webhooks', {
     url: 'https://hooks.nightowl.example/linkhop',
     events: ['link.created', 'app.opened'],
