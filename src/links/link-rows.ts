@@ -1,0 +1,152 @@
+import type { Kysely, Selectable, Transaction } from 'kysely';
+import type { Database, LinkTable } from '../store/schema.js';
+import type { AbVariant, Routing, SchedEntry, Utm } from './schema.js';
+
+/* How a link maps to its rows: the links row's columns, and its tags and pixels in their own tables. */
+
+/** A hosted link as stored, powers parsed. */
+export interface LinkRecord {
+  id: string;
+  orgId: string;
+  /** '' is the default host. */
+  host: string;
+  slug: string;
+  destination: string;
+  platformKey: string | null;
+  archivedAt: string | null;
+  readOnly: boolean;
+  utm: Utm | null;
+  routing: Routing | null;
+  ab: AbVariant[] | null;
+  sched: SchedEntry[] | null;
+  passwordHash: string | null;
+  folderId: string | null;
+  captureEmails: boolean;
+  tags: string[];
+  pixelIds: string[];
+  /** Campaign end (ISO 8601 UTC), where the link re-points once expired, and its human-click limit. */
+  expiresAt: string | null;
+  expiredUrl: string | null;
+  maxClicks: number | null;
+  /** Human clicks counted against maxClicks; written only by the click counter and a cleared limit. */
+  clickCount: number;
+  /** When link.expired was claimed (null while not expired); written only by claimExpiry and un-expiring. */
+  expiredAt: string | null;
+  publicStats: boolean;
+  createdAt: string;
+  updatedAt: string;
+}
+
+/** What the redirect needs: the link, its organization's tier (branding, pixels, fallback) and its pixels. */
+export interface RedirectRecord extends LinkRecord {
+  tier: string;
+  orgName: string;
+  pixels: { type: 'meta' | 'tiktok' | 'gtm'; pixelId: string }[];
+  /** The preview shown on the rich fallback page (custom when set, else scraped), or null. */
+  preview: { title: string | null; description: string | null; image: string | null } | null;
+}
+
+const json = <T>(text: string | null): T | null => (text === null ? null : (JSON.parse(text) as T));
+const text = (value: unknown): string | null =>
+  value === null || value === undefined ? null : JSON.stringify(value);
+
+export function toColumns(link: LinkRecord) {
+  return {
+    id: link.id,
+    org_id: link.orgId,
+    host: link.host,
+    slug: link.slug,
+    destination: link.destination,
+    platform_key: link.platformKey,
+    archived_at: link.archivedAt,
+    read_only: link.readOnly ? 1 : 0,
+    utm: text(link.utm),
+    routing: text(link.routing),
+    ab: text(link.ab),
+    sched: text(link.sched),
+    password_hash: link.passwordHash,
+    folder_id: link.folderId,
+    capture_emails: link.captureEmails ? 1 : 0,
+    expires_at: link.expiresAt,
+    expired_url: link.expiredUrl,
+    max_clicks: link.maxClicks,
+    public_stats: link.publicStats ? 1 : 0,
+    created_at: link.createdAt,
+    updated_at: link.updatedAt,
+  };
+}
+
+function fromRow(row: Selectable<LinkTable>, tags: string[], pixelIds: string[]): LinkRecord {
+  return {
+    id: row.id,
+    orgId: row.org_id,
+    host: row.host,
+    slug: row.slug,
+    destination: row.destination,
+    platformKey: row.platform_key,
+    archivedAt: row.archived_at,
+    readOnly: Number(row.read_only) === 1,
+    utm: json(row.utm),
+    routing: json(row.routing),
+    ab: json(row.ab),
+    sched: json(row.sched),
+    passwordHash: row.password_hash,
+    folderId: row.folder_id,
+    captureEmails: Number(row.capture_emails) === 1,
+    tags,
+    pixelIds,
+    expiresAt: row.expires_at,
+    expiredUrl: row.expired_url,
+    maxClicks: row.max_clicks === null ? null : Number(row.max_clicks),
+    clickCount: Number(row.click_count),
+    expiredAt: row.expired_at,
+    publicStats: Number(row.public_stats) === 1,
+    createdAt: row.created_at,
+    updatedAt: row.updated_at,
+  };
+}
+
+export type Db = Kysely<Database> | Transaction<Database>;
+
+export async function attach(db: Db, rows: Selectable<LinkTable>[]): Promise<LinkRecord[]> {
+  if (rows.length === 0) return [];
+  const ids = rows.map((row) => row.id);
+  const tags = new Map<string, string[]>();
+  const pixels = new Map<string, string[]>();
+  for (let i = 0; i < ids.length; i += 500) {
+    const chunk = ids.slice(i, i + 500);
+    for (const row of await db
+      .selectFrom('link_tags')
+      .selectAll()
+      .where('link_id', 'in', chunk)
+      .orderBy('tag')
+      .execute()) {
+      tags.set(row.link_id, [...(tags.get(row.link_id) ?? []), row.tag]);
+    }
+    const pixelRows = await db
+      .selectFrom('link_pixels')
+      .selectAll()
+      .where('link_id', 'in', chunk)
+      .orderBy('position')
+      .execute();
+    for (const row of pixelRows) pixels.set(row.link_id, [...(pixels.get(row.link_id) ?? []), row.pixel_id]);
+  }
+  return rows.map((row) => fromRow(row, tags.get(row.id) ?? [], pixels.get(row.id) ?? []));
+}
+
+export async function writeAssignments(trx: Transaction<Database>, link: LinkRecord): Promise<void> {
+  await trx.deleteFrom('link_tags').where('link_id', '=', link.id).execute();
+  await trx.deleteFrom('link_pixels').where('link_id', '=', link.id).execute();
+  if (link.tags.length > 0) {
+    await trx
+      .insertInto('link_tags')
+      .values(link.tags.map((tag) => ({ link_id: link.id, tag })))
+      .execute();
+  }
+  if (link.pixelIds.length > 0) {
+    await trx
+      .insertInto('link_pixels')
+      .values(link.pixelIds.map((pixelId, position) => ({ link_id: link.id, pixel_id: pixelId, position })))
+      .execute();
+  }
+}
