@@ -15,7 +15,7 @@ describe('configuration', () => {
     expect(config.flagsOff.size).toBe(0);
   });
 
-  it("gives the engine a default port of its own, so it runs beside the hosted service", () => {
+  it('gives the engine a default port of its own, so it runs beside the hosted service', () => {
     const engine = parseConfig({}, 'engine');
     expect(engine.port).toBe(3001);
     expect(engine.baseUrl).toBe('http://localhost:3001');
