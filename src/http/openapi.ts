@@ -70,7 +70,13 @@ export function withoutUnusedSchemas<T extends { paths?: unknown; components?: {
       }
     }
   }
-  const kept = Object.fromEntries(Object.entries(schemas).filter(([name]) => reached.has(name)));
+  // Sorted by name: the registry's order follows module evaluation, which differs between Node versions,
+  // and the SDK's generated types must not change with the runtime that generated them.
+  const kept = Object.fromEntries(
+    Object.entries(schemas)
+      .filter(([name]) => reached.has(name))
+      .sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)),
+  );
   return { ...document, components: { ...document.components, schemas: kept } };
 }
 

@@ -2273,310 +2273,6 @@ export interface paths {
 export type webhooks = Record<string, never>;
 export interface components {
     schemas: {
-        CaptureSubmissionInput: {
-            slug: string;
-            email: string;
-            /** @description must be exactly true */
-            consent: boolean;
-            /** @description honeypot: leave empty */
-            website: string;
-        } & {
-            [key: string]: unknown;
-        };
-        Import: {
-            id: string;
-            /** @enum {string} */
-            source: "csv" | "bitly" | "shlink" | "kutt" | "dub" | "yourls";
-            /** @enum {string} */
-            status: "queued" | "running" | "done" | "failed";
-            /** @description items the source holds (as it says while paging; exact once done) */
-            total: number;
-            imported: number;
-            /** @description valid items not imported: already imported, slug taken, link cap */
-            skipped: number;
-            /** @description items that cannot be links here (invalid URL or slug) */
-            failed: number;
-            /** @description why each skipped or failed item was left out, and notes (a custom hostname not verified) */
-            errors: {
-                item: string;
-                reason: string;
-            }[];
-            /** @description all errors recorded; `errors` shows the first 500 */
-            errorCount: number;
-            createdAt: string;
-            finishedAt: string | null;
-        };
-        Error: {
-            /** @description stable machine-readable code */
-            error: string;
-            message: string;
-            /** @description present on a 400 from body validation */
-            issues?: unknown[];
-            /** @description seconds; 429 only */
-            retryAfter?: number;
-        } & {
-            [key: string]: unknown;
-        };
-        Webhook: {
-            /** Format: uuid */
-            id: string;
-            url: string;
-            events: string[];
-            active: boolean;
-            failCount: number;
-            lastDeliveredAt: string | null;
-            createdAt: string;
-        };
-        CreatedWebhook: {
-            /** Format: uuid */
-            id: string;
-            url: string;
-            events: string[];
-            active: boolean;
-            failCount: number;
-            lastDeliveredAt: string | null;
-            createdAt: string;
-            /** @description signing secret; shown once, never readable again */
-            secret: string;
-            note: string;
-        };
-        BioPage: {
-            /** Format: uuid */
-            id: string;
-            handle: string;
-            title: string;
-            bio: string | null;
-            avatarUrl: string | null;
-            theme: {
-                bg: string;
-                ink: string;
-                accent: string;
-            } | null;
-            blocks: ({
-                /** @constant */
-                t: "link";
-                id: string;
-                /** Format: uuid */
-                linkId: string;
-                label: string;
-                note?: string;
-            } | {
-                /** @constant */
-                t: "header";
-                id: string;
-                text: string;
-            } | {
-                /** @constant */
-                t: "text";
-                id: string;
-                text: string;
-            } | {
-                /** @constant */
-                t: "social";
-                id: string;
-                items: {
-                    key: string;
-                    /** Format: uuid */
-                    linkId: string;
-                }[];
-            })[];
-            published: boolean;
-            createdAt: string;
-            updatedAt: string;
-        };
-        PublicBioPage: {
-            handle: string;
-            title: string;
-            bio: string | null;
-            avatarUrl: string | null;
-            theme: {
-                bg: string;
-                ink: string;
-                accent: string;
-            } | null;
-            updatedAt: string;
-            blocks: ({
-                /** @constant */
-                t: "link";
-                id: string;
-                label: string;
-                note?: string;
-                url: string;
-            } | {
-                /** @constant */
-                t: "header";
-                id: string;
-                text: string;
-            } | {
-                /** @constant */
-                t: "text";
-                id: string;
-                text: string;
-            } | {
-                /** @constant */
-                t: "social";
-                id: string;
-                items: {
-                    key: string;
-                    url: string;
-                }[];
-            })[];
-        };
-        SegmentFilter: {
-            sourceSlug?: string;
-            country?: string;
-            capturedFrom?: string;
-            capturedTo?: string;
-        };
-        Segment: {
-            /** Format: uuid */
-            id: string;
-            name: string;
-            filter: components["schemas"]["SegmentFilter"];
-            /** @description contacts matching now */
-            count: number;
-            createdAt: string;
-        };
-        Broadcast: {
-            /** Format: uuid */
-            id: string;
-            subject: string;
-            html: string;
-            text: string | null;
-            /** @enum {string} */
-            status: "draft" | "sending" | "sent" | "failed";
-            segmentId: string | null;
-            /** @description recipient rows by status */
-            counts: {
-                queued: number;
-                sending: number;
-                sent: number;
-                failed: number;
-                skipped: number;
-            };
-            createdAt: string;
-            /** @description when sending finished */
-            sentAt: string | null;
-        };
-        Member: {
-            userId: string;
-            email: string;
-            /** @enum {string} */
-            role: "owner" | "admin" | "member" | "viewer";
-            createdAt: string;
-        };
-        Invite: {
-            id: string;
-            email: string;
-            /** @enum {string} */
-            role: "owner" | "admin" | "member" | "viewer";
-            expiresAt: string;
-            createdAt: string;
-        };
-        ApiKey: {
-            id: string;
-            name: string;
-            /** @description the first 8 characters, to recognise the key */
-            prefix: string;
-            scopes: ("links:read" | "links:write" | "analytics:read" | "audience:read" | "audience:write" | "webhooks:write" | "bio:write" | "automations:write" | "all")[];
-            createdAt: string;
-            /** @description to the minute */
-            lastUsedAt: string | null;
-            revokedAt: string | null;
-        };
-        Features: {
-            customSlugs: boolean;
-            fullAnalytics: boolean;
-            analyticsExport: boolean;
-            removeBranding: boolean;
-            api: boolean;
-            bulkCreate: boolean;
-            editDestination: boolean;
-            platformTargeting: boolean;
-            qrCodes: boolean;
-            geoRouting: boolean;
-            passwordLinks: boolean;
-            folders: boolean;
-            qrCustomization: boolean;
-            richFallback: boolean;
-            pixelInjection: boolean;
-            webhooks: boolean;
-            audienceSegments: boolean;
-            audienceCapture: boolean;
-            broadcasts: boolean;
-            abTesting: boolean;
-            scheduledLinks: boolean;
-            linkInBio: boolean;
-            bioCustomTheme: boolean;
-            mediaKit: boolean;
-            dmAutomations: boolean;
-            customDomains: boolean;
-        };
-        /** @description Taps and outcomes per in-app browser × OS × platform × strategy. */
-        EscapeCells: {
-            configured: boolean;
-            /** @constant */
-            sampled: true;
-            days: number;
-            cells: {
-                /** @description the in-app browser (instagram, tiktok, ...); null for a browser */
-                inApp: string | null;
-                /** @enum {string} */
-                os: "ios" | "android";
-                /** @description the destination's platform key */
-                platform: string;
-                /**
-                 * @description the escape strategy the page used
-                 * @enum {string}
-                 */
-                strategy: "intent" | "scheme" | "universal" | "x-safari" | "instructions" | "none";
-                /** @description escape pages served */
-                taps: number;
-                /** @description sampled estimate */
-                opened: number;
-                /** @description sampled estimate */
-                browser: number;
-                /** @description sampled estimate */
-                broken: number;
-                /** @description opened / taps, four decimals; null when the cell has no taps */
-                openRate: number | null;
-            }[];
-            /** @description set when the plan cannot see the data */
-            upgrade?: string;
-        };
-        /** @description The last 90 days of one link. */
-        LinkStats: {
-            configured: boolean;
-            /** @description sampled estimate */
-            total: number;
-            /** @description opened / reported outcomes; null when nothing was reported */
-            appOpenRate: number | null;
-            outcomes: {
-                /** @description sampled estimate */
-                opened: number;
-                /** @description sampled estimate */
-                browser: number;
-                /** @description sampled estimate */
-                broken: number;
-            };
-            /** @description set when the plan cannot see the data */
-            upgrade?: string;
-        };
-        Clicks: {
-            configured: boolean;
-            clicks: {
-                id: string;
-                at: string;
-                /** @description opened, browser, broken; unknown (no report); redirect (no hand-off) */
-                outcome: string;
-                sourceApp: string | null;
-                country: string | null;
-                city: string | null;
-                device: string | null;
-            }[];
-            /** @description set when the plan cannot see the data */
-            upgrade?: string;
-        };
         AbStats: {
             configured: boolean;
             /** @constant */
@@ -2658,6 +2354,130 @@ export interface components {
             /** @description set when the plan cannot see the data */
             upgrade?: string;
         };
+        ApiKey: {
+            id: string;
+            name: string;
+            /** @description the first 8 characters, to recognise the key */
+            prefix: string;
+            scopes: ("links:read" | "links:write" | "analytics:read" | "audience:read" | "audience:write" | "webhooks:write" | "bio:write" | "automations:write" | "all")[];
+            createdAt: string;
+            /** @description to the minute */
+            lastUsedAt: string | null;
+            revokedAt: string | null;
+        };
+        AudienceList: {
+            /** @description the organization's total contacts, not the page size */
+            count: number;
+            contacts: components["schemas"]["Contact"][];
+        };
+        AuditEntry: {
+            id: string;
+            at: string;
+            actor: {
+                /** @enum {string} */
+                type: "user" | "key";
+                id: string;
+                label: string;
+            };
+            action: string;
+            target: {
+                type: string;
+                id: string;
+            };
+            changes: {
+                [key: string]: unknown;
+            };
+        };
+        BioPage: {
+            /** Format: uuid */
+            id: string;
+            handle: string;
+            title: string;
+            bio: string | null;
+            avatarUrl: string | null;
+            theme: {
+                bg: string;
+                ink: string;
+                accent: string;
+            } | null;
+            blocks: ({
+                /** @constant */
+                t: "link";
+                id: string;
+                /** Format: uuid */
+                linkId: string;
+                label: string;
+                note?: string;
+            } | {
+                /** @constant */
+                t: "header";
+                id: string;
+                text: string;
+            } | {
+                /** @constant */
+                t: "text";
+                id: string;
+                text: string;
+            } | {
+                /** @constant */
+                t: "social";
+                id: string;
+                items: {
+                    key: string;
+                    /** Format: uuid */
+                    linkId: string;
+                }[];
+            })[];
+            published: boolean;
+            createdAt: string;
+            updatedAt: string;
+        };
+        Broadcast: {
+            /** Format: uuid */
+            id: string;
+            subject: string;
+            html: string;
+            text: string | null;
+            /** @enum {string} */
+            status: "draft" | "sending" | "sent" | "failed";
+            segmentId: string | null;
+            /** @description recipient rows by status */
+            counts: {
+                queued: number;
+                sending: number;
+                sent: number;
+                failed: number;
+                skipped: number;
+            };
+            createdAt: string;
+            /** @description when sending finished */
+            sentAt: string | null;
+        };
+        CaptureSubmissionInput: {
+            slug: string;
+            email: string;
+            /** @description must be exactly true */
+            consent: boolean;
+            /** @description honeypot: leave empty */
+            website: string;
+        } & {
+            [key: string]: unknown;
+        };
+        Clicks: {
+            configured: boolean;
+            clicks: {
+                id: string;
+                at: string;
+                /** @description opened, browser, broken; unknown (no report); redirect (no hand-off) */
+                outcome: string;
+                sourceApp: string | null;
+                country: string | null;
+                city: string | null;
+                device: string | null;
+            }[];
+            /** @description set when the plan cannot see the data */
+            upgrade?: string;
+        };
         Contact: {
             /** Format: uuid */
             id: string;
@@ -2666,11 +2486,6 @@ export interface components {
             /** @description best effort, from the edge geo header */
             country: string | null;
             createdAt: string;
-        };
-        AudienceList: {
-            /** @description the organization's total contacts, not the page size */
-            count: number;
-            contacts: components["schemas"]["Contact"][];
         };
         ContactDetail: {
             /** Format: uuid */
@@ -2694,23 +2509,48 @@ export interface components {
                 sentAt: string | null;
             }[];
         };
-        AuditEntry: {
+        CreatedWebhook: {
+            /** Format: uuid */
             id: string;
-            at: string;
-            actor: {
-                /** @enum {string} */
-                type: "user" | "key";
-                id: string;
-                label: string;
+            url: string;
+            events: string[];
+            active: boolean;
+            failCount: number;
+            lastDeliveredAt: string | null;
+            createdAt: string;
+            /** @description signing secret; shown once, never readable again */
+            secret: string;
+            note: string;
+        };
+        DmAutomation: {
+            /** Format: uuid */
+            id: string;
+            /** Format: uuid */
+            accountId: string;
+            linkId: string;
+            dmText: string;
+            enabled: boolean;
+            createdAt: string;
+            updatedAt: string;
+            trigger: components["schemas"]["DmTrigger"];
+        };
+        DmTrigger: {
+            /**
+             * @description comment: a comment on a post; message: a DM to the account
+             * @enum {string}
+             */
+            type: "comment" | "message";
+            match: {
+                /**
+                 * @description any: the text contains a keyword as a whole word; exact: the trimmed text equals one
+                 * @enum {string}
+                 */
+                mode: "any" | "exact";
+                /** @description case-insensitive; trimmed, blanks and duplicates dropped; empty means everyone */
+                keywords: string[];
             };
-            action: string;
-            target: {
-                type: string;
-                id: string;
-            };
-            changes: {
-                [key: string]: unknown;
-            };
+            /** @description comment only: one post (a provider id, as a string); null means any post */
+            mediaId: string | null;
         };
         Domain: {
             /** Format: uuid */
@@ -2727,15 +2567,125 @@ export interface components {
             createdAt: string;
             verifiedAt: string | null;
         };
-        MediaKitSettings: {
-            published: boolean;
-            show: {
-                taps: boolean;
-                appOpenRate: boolean;
-                platforms: boolean;
-                topLinks: boolean;
-                trend: boolean;
+        Error: {
+            /** @description stable machine-readable code */
+            error: string;
+            message: string;
+            /** @description present on a 400 from body validation */
+            issues?: unknown[];
+            /** @description seconds; 429 only */
+            retryAfter?: number;
+        } & {
+            [key: string]: unknown;
+        };
+        /** @description Taps and outcomes per in-app browser × OS × platform × strategy. */
+        EscapeCells: {
+            configured: boolean;
+            /** @constant */
+            sampled: true;
+            days: number;
+            cells: {
+                /** @description the in-app browser (instagram, tiktok, ...); null for a browser */
+                inApp: string | null;
+                /** @enum {string} */
+                os: "ios" | "android";
+                /** @description the destination's platform key */
+                platform: string;
+                /**
+                 * @description the escape strategy the page used
+                 * @enum {string}
+                 */
+                strategy: "intent" | "scheme" | "universal" | "x-safari" | "instructions" | "none";
+                /** @description escape pages served */
+                taps: number;
+                /** @description sampled estimate */
+                opened: number;
+                /** @description sampled estimate */
+                browser: number;
+                /** @description sampled estimate */
+                broken: number;
+                /** @description opened / taps, four decimals; null when the cell has no taps */
+                openRate: number | null;
+            }[];
+            /** @description set when the plan cannot see the data */
+            upgrade?: string;
+        };
+        Features: {
+            customSlugs: boolean;
+            fullAnalytics: boolean;
+            analyticsExport: boolean;
+            removeBranding: boolean;
+            api: boolean;
+            bulkCreate: boolean;
+            editDestination: boolean;
+            platformTargeting: boolean;
+            qrCodes: boolean;
+            geoRouting: boolean;
+            passwordLinks: boolean;
+            folders: boolean;
+            qrCustomization: boolean;
+            richFallback: boolean;
+            pixelInjection: boolean;
+            webhooks: boolean;
+            audienceSegments: boolean;
+            audienceCapture: boolean;
+            broadcasts: boolean;
+            abTesting: boolean;
+            scheduledLinks: boolean;
+            linkInBio: boolean;
+            bioCustomTheme: boolean;
+            mediaKit: boolean;
+            dmAutomations: boolean;
+            customDomains: boolean;
+        };
+        Import: {
+            id: string;
+            /** @enum {string} */
+            source: "csv" | "bitly" | "shlink" | "kutt" | "dub" | "yourls";
+            /** @enum {string} */
+            status: "queued" | "running" | "done" | "failed";
+            /** @description items the source holds (as it says while paging; exact once done) */
+            total: number;
+            imported: number;
+            /** @description valid items not imported: already imported, slug taken, link cap */
+            skipped: number;
+            /** @description items that cannot be links here (invalid URL or slug) */
+            failed: number;
+            /** @description why each skipped or failed item was left out, and notes (a custom hostname not verified) */
+            errors: {
+                item: string;
+                reason: string;
+            }[];
+            /** @description all errors recorded; `errors` shows the first 500 */
+            errorCount: number;
+            createdAt: string;
+            finishedAt: string | null;
+        };
+        Invite: {
+            id: string;
+            email: string;
+            /** @enum {string} */
+            role: "owner" | "admin" | "member" | "viewer";
+            expiresAt: string;
+            createdAt: string;
+        };
+        /** @description The last 90 days of one link. */
+        LinkStats: {
+            configured: boolean;
+            /** @description sampled estimate */
+            total: number;
+            /** @description opened / reported outcomes; null when nothing was reported */
+            appOpenRate: number | null;
+            outcomes: {
+                /** @description sampled estimate */
+                opened: number;
+                /** @description sampled estimate */
+                browser: number;
+                /** @description sampled estimate */
+                broken: number;
             };
+            /** @description set when the plan cannot see the data */
+            upgrade?: string;
         };
         MediaKitPublic: {
             handle: string;
@@ -2774,49 +2724,60 @@ export interface components {
                 clicks: number;
             }[];
         };
-        DmTrigger: {
-            /**
-             * @description comment: a comment on a post; message: a DM to the account
-             * @enum {string}
-             */
-            type: "comment" | "message";
-            match: {
-                /**
-                 * @description any: the text contains a keyword as a whole word; exact: the trimmed text equals one
-                 * @enum {string}
-                 */
-                mode: "any" | "exact";
-                /** @description case-insensitive; trimmed, blanks and duplicates dropped; empty means everyone */
-                keywords: string[];
+        MediaKitSettings: {
+            published: boolean;
+            show: {
+                taps: boolean;
+                appOpenRate: boolean;
+                platforms: boolean;
+                topLinks: boolean;
+                trend: boolean;
             };
-            /** @description comment only: one post (a provider id, as a string); null means any post */
-            mediaId: string | null;
         };
-        SocialAccount: {
-            /** Format: uuid */
-            id: string;
-            /** @constant */
-            provider: "instagram";
-            /** @description provider id, a string: it overflows JavaScript numbers */
-            providerUserId: string;
-            username: string;
+        Member: {
+            userId: string;
+            email: string;
             /** @enum {string} */
-            status: "active" | "needs_reconnect" | "revoked";
-            statusMessage: string | null;
-            connectedAt: string;
-            expiresAt: string;
-        };
-        DmAutomation: {
-            /** Format: uuid */
-            id: string;
-            /** Format: uuid */
-            accountId: string;
-            linkId: string;
-            dmText: string;
-            enabled: boolean;
+            role: "owner" | "admin" | "member" | "viewer";
             createdAt: string;
+        };
+        PublicBioPage: {
+            handle: string;
+            title: string;
+            bio: string | null;
+            avatarUrl: string | null;
+            theme: {
+                bg: string;
+                ink: string;
+                accent: string;
+            } | null;
             updatedAt: string;
-            trigger: components["schemas"]["DmTrigger"];
+            blocks: ({
+                /** @constant */
+                t: "link";
+                id: string;
+                label: string;
+                note?: string;
+                url: string;
+            } | {
+                /** @constant */
+                t: "header";
+                id: string;
+                text: string;
+            } | {
+                /** @constant */
+                t: "text";
+                id: string;
+                text: string;
+            } | {
+                /** @constant */
+                t: "social";
+                id: string;
+                items: {
+                    key: string;
+                    url: string;
+                }[];
+            })[];
         };
         PublicStats: {
             slug: string;
@@ -2835,6 +2796,45 @@ export interface components {
                 device: string;
                 clicks: number;
             }[];
+        };
+        Segment: {
+            /** Format: uuid */
+            id: string;
+            name: string;
+            filter: components["schemas"]["SegmentFilter"];
+            /** @description contacts matching now */
+            count: number;
+            createdAt: string;
+        };
+        SegmentFilter: {
+            sourceSlug?: string;
+            country?: string;
+            capturedFrom?: string;
+            capturedTo?: string;
+        };
+        SocialAccount: {
+            /** Format: uuid */
+            id: string;
+            /** @constant */
+            provider: "instagram";
+            /** @description provider id, a string: it overflows JavaScript numbers */
+            providerUserId: string;
+            username: string;
+            /** @enum {string} */
+            status: "active" | "needs_reconnect" | "revoked";
+            statusMessage: string | null;
+            connectedAt: string;
+            expiresAt: string;
+        };
+        Webhook: {
+            /** Format: uuid */
+            id: string;
+            url: string;
+            events: string[];
+            active: boolean;
+            failCount: number;
+            lastDeliveredAt: string | null;
+            createdAt: string;
         };
     };
     responses: never;
