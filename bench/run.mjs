@@ -12,6 +12,9 @@ const DURATION = Number(process.env.BENCH_DURATION ?? 5);
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 3);
 const CONNECTIONS = Number(process.env.BENCH_CONNECTIONS ?? 50);
 const TOKEN = 'bench-token';
+// Another build to measure (e.g. a copy of dist/ from before a change, kept inside the repository so that
+// its imports resolve): the same bench, side by side with the bare server, for a before/after pair.
+const DIST = process.env.BENCH_DIST ?? 'dist';
 const UA = {
   desktop:
     'Mozilla/5.0 (Windows NT 10.0; Win64; x64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/131.0.0.0 Safari/537.36',
@@ -71,7 +74,7 @@ async function measure(name, url, userAgent, expectStatus, pid) {
 }
 
 function startServer(command, port, env) {
-  return spawn(process.execPath, [...SERVER_FLAGS, 'dist/cli/main.js', command], {
+  return spawn(process.execPath, [...SERVER_FLAGS, `${DIST}/cli/main.js`, command], {
     env: { ...process.env, PORT: String(port), HOST: '127.0.0.1', LOG_LEVEL: 'warn', ...env },
     stdio: ['ignore', 'inherit', 'inherit'],
   });
@@ -84,7 +87,7 @@ async function seedHosted(databaseUrl) {
   const org = JSON.parse(
     execFileSync(
       process.execPath,
-      ['dist/cli/main.js', 'org', 'create', '--name', 'Bench', '--tier', 'legend'],
+      [`${DIST}/cli/main.js`, 'org', 'create', '--name', 'Bench', '--tier', 'legend'],
       {
         env: { ...process.env, DATABASE_URL: databaseUrl },
         encoding: 'utf8',
