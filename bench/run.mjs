@@ -22,14 +22,21 @@ const UA = {
     'Mozilla/5.0 (Linux; Android 14; Pixel 8 Build/AP2A.240905.003; wv) AppleWebKit/537.36 (KHTML, like Gecko) Version/4.0 Chrome/130.0.6723.58 Mobile Safari/537.36 Instagram 355.1.0.44.103 Android (34/14; 420dpi; 1080x2205; Google/google; Pixel 8; shiba; shiba; en_US; 658190016)',
 };
 
-/** What each escape page still does per request; everything else is precompiled (see docs/performance.md). */
+/**
+ * What each escape page still does per request. Everything else (escaping, the config JSON, the markup,
+ * the pixels, the byte length, the CSP text) is compiled once per (link, cell, strategy), on the cell's
+ * first visit, and dropped with the compiled link (src/redirect/respond.ts, page-bytes.ts).
+ */
 const PER_REQUEST = {
   engine:
-    'engine escape page: per request = UA classification, escape plan (matrix lookup), page template lookup, ' +
-    'nonce (16 random bytes, pooled), CSP header string, page string built from 6 parts and encoded as UTF-8',
+    'engine escape page: per request = UA classification (LRU per user agent), escape plan (matrix lookup), ' +
+    'compiled page lookup, nonce (16 random bytes from a pool), CSP header (2 nonce splices), page bytes ' +
+    'copied into a slab slice with 3 nonce splices; everything else precompiled per (link, cell, strategy)',
   hosted:
-    'hosted escape page: per request = UA classification, destination choice, escape plan + bandit choice, ' +
-    'page template lookup, nonce, CSP header string, tap token (HMAC), page string built and encoded, click record',
+    'hosted escape page: per request = UA classification, destination choice, escape plan + bandit draw, ' +
+    'compiled page lookup, nonce, CSP header, tap token (JSON + base64url + HMAC-SHA256 from precomputed ' +
+    'pads), page bytes with 3 nonce + 2 token splices, click record (ring); everything else precompiled per ' +
+    '(link, cell, strategy)',
 };
 
 const sleep = (ms) => new Promise((resolve) => setTimeout(resolve, ms));
