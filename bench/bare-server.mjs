@@ -1,14 +1,19 @@
-// The ceiling: plain node:http answering a fixed 301 from a Map, and (once the bench sends it) a fixed
-// copy of an escape page, so a page's cost can be compared with the same bytes served by bare Node.
+// The ceiling: plain node:http answering a fixed 301 from a Map, and (once the bench sends them) fixed
+// copies of the escape pages, so each page's cost can be compared with its own bytes served by bare Node.
 import { createServer } from 'node:http';
 
 const links = new Map([['yt', 'https://www.youtube.com/watch?v=dQw4w9WgXcQ']]);
-let page = '';
+// Path → page body, e.g. '/page' (the engine's page) and '/hosted-page' (the hosted service's).
+const pages = new Map();
 process.on('message', (message) => {
-  if (message && typeof message.page === 'string') page = message.page;
+  if (message && typeof message.path === 'string' && typeof message.page === 'string') {
+    pages.set(message.path, message.page);
+    process.send?.({ stored: message.path });
+  }
 });
 const server = createServer((request, response) => {
-  if (request.url === '/page') {
+  const page = pages.get(request.url);
+  if (page !== undefined) {
     response.writeHead(200, { 'content-type': 'text/html; charset=utf-8' }).end(page);
     return;
   }

@@ -2,6 +2,7 @@ import { createHmac, timingSafeEqual } from 'node:crypto';
 import type { Redis } from 'ioredis';
 import { isEscapeStrategy } from '../core/escape/bandit.js';
 import type { EscapeStrategy } from '../core/escape/index.js';
+import { createHmacSha256 } from './hmac-sha256.js';
 
 /**
  * Tap tokens (decisions.md "Tap outcomes"): the escape page of one human visit carries a signed, expiring,
@@ -63,7 +64,7 @@ export function createTapTokens(options: TapTokenOptions) {
   const oneShot = options.oneShot ?? createMemoryOneShot({ now });
   // A key of its own: a tap token can never be replayed as a session or password cookie, or the reverse.
   const key = createHmac('sha256', options.secret).update('linkhop/tap-token/v1').digest();
-  const sign = (payload: string) => createHmac('sha256', key).update(payload).digest('base64url');
+  const sign = createHmacSha256(key);
 
   function verify(token: unknown): TapContext | null {
     if (typeof token !== 'string' || token.length > MAX_TOKEN_LENGTH) return null;

@@ -2,7 +2,7 @@ import type { IncomingHttpHeaders } from 'node:http';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { ClickInput } from '../analytics/click-buffer.js';
 import type { TapIssue } from '../analytics/tap-tokens.js';
-import { cityOf, referrerHostOf } from '../analytics/visit.js';
+import { cityOf, isoTimeOf, referrerHostOf } from '../analytics/visit.js';
 import { renderCaptureForm } from '../audience/capture-form.js';
 import type { EscapeStrategy } from '../core/escape/index.js';
 import { chooseDestination, expiryStateOf } from '../core/link-compile.js';
@@ -331,7 +331,7 @@ export function visitEntry(
           country,
           city,
           device,
-          ts: new Date(at).toISOString(),
+          ts: isoTimeOf(at),
           variant: choice.variant,
           strategy: used,
         });

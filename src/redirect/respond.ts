@@ -2,11 +2,12 @@ import type { IncomingHttpHeaders, ServerResponse } from 'node:http';
 import type { FastifyReply } from 'fastify';
 import type { EscapeStrategy } from '../core/escape/index.js';
 import type { ChooseStrategy } from '../core/pages/escape-plan.js';
-import { compileEscapePage, escapePageCsp, type PagePixel } from '../core/pages/index.js';
+import { compileEscapePageParts, type PagePixel } from '../core/pages/index.js';
 import type { AppTarget } from '../core/platforms/index.js';
 import type { CompiledDestination } from '../core/resolve.js';
 import { resolveVisit } from '../core/resolve.js';
 import type { Visitor } from '../core/visitor.js';
+import { compilePageBytes, type PageBytes } from './page-bytes.js';
 
 export type Classify = (userAgent: string | undefined, purpose?: string) => Visitor;
 
@@ -46,10 +47,9 @@ export interface VisitOptions {
 export interface VisitResponse {
   status: number;
   headers: Record<string, string>;
-  body: string | undefined;
+  /** An escape page's bytes (cut from a shared slab: never written to), or nothing for a redirect. */
+  body: Buffer | undefined;
 }
-
-type PageTemplate = (nonce: string, tapToken?: string) => string;
 
 /** The visitor of a request, from its User-Agent and its prefetch hints. */
 export function visitorOf(headers: IncomingHttpHeaders, classify: Classify): Visitor {
@@ -60,13 +60,14 @@ export function visitorOf(headers: IncomingHttpHeaders, classify: Classify): Vis
 export function createVisitResponder(options: VisitResponderOptions) {
   const { classify, nonce, redirectStatus, chooseFor } = options;
   const redirectHeaders = options.redirectHeaders ?? {};
-  // Escape pages precompiled per destination and visitor kind: a hit only adds the nonce. The WeakMap
-  // lets a page go when its destination leaves the link cache.
-  const pages = new WeakMap<CompiledDestination, Map<string, PageTemplate>>();
+  // Escape pages compiled to bytes per destination, cell and strategy, on the cell's first visit: a hit
+  // only fills in the nonce and the tap token. A compiled link owns its destinations, so the WeakMap lets
+  // its pages go with it when the link cache drops or reloads the link.
+  const pages = new WeakMap<CompiledDestination, Map<string, PageBytes>>();
   // A redirect to a given destination is always the same response: built once, then shared (read-only).
   const redirects = new WeakMap<CompiledDestination, VisitResponse>();
 
-  function pageFor(compiled: CompiledDestination, key: string, build: () => PageTemplate): PageTemplate {
+  function pageFor(compiled: CompiledDestination, key: string, build: () => PageBytes): PageBytes {
     let byVisitor = pages.get(compiled);
     if (!byVisitor) {
       byVisitor = new Map();
@@ -111,27 +112,31 @@ export function createVisitResponder(options: VisitResponderOptions) {
     const strategy = decision.plan.strategy;
     const key = `${visitor.os}|${visitor.inApp}|${strategy}|${branded}|${pixels.length}|${tap ? 't' : ''}`;
     const page = pageFor(compiled, key, () =>
-      compileEscapePage({
-        target: decision.target,
-        plan: decision.plan,
-        branded,
-        tap: tap ? { reportUrl: tap.reportUrl } : null,
-        pixels,
-      }),
+      compilePageBytes(
+        compileEscapePageParts({
+          target: decision.target,
+          plan: decision.plan,
+          branded,
+          tap: tap ? { reportUrl: tap.reportUrl } : null,
+          pixels,
+        }),
+      ),
     );
     const pageNonce = nonce();
     const tapToken = tap?.issue(decision.target, strategy);
+    const body = page.fill(pageNonce, tapToken);
     return {
       status: 200,
       headers: {
         'content-type': 'text/html; charset=utf-8',
-        'content-security-policy': escapePageCsp(pageNonce, { pixels: pixels.length > 0 }),
+        'content-security-policy': page.csp(pageNonce),
         'cache-control': 'no-store',
         vary: 'User-Agent',
         'x-content-type-options': 'nosniff',
         'referrer-policy': 'strict-origin-when-cross-origin',
+        'content-length': String(body.length),
       },
-      body: page(pageNonce, tapToken),
+      body,
     };
   };
 }
@@ -148,8 +153,7 @@ export function writeVisitResponse(
   res: ServerResponse,
   response: VisitResponse,
 ): void {
-  const body = method === 'HEAD' ? undefined : response.body;
-  if (body !== undefined) response.headers['content-length'] = String(Buffer.byteLength(body));
+  // An escape page's headers already carry its Content-Length, which HEAD keeps (RFC 9110, 9.3.2).
   res.writeHead(response.status, response.headers);
-  res.end(body);
+  res.end(method === 'HEAD' ? undefined : response.body);
 }

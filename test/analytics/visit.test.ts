@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { cityOf, referrerHostOf } from '../../src/analytics/visit.js';
+import { cityOf, isoTimeOf, referrerHostOf } from '../../src/analytics/visit.js';
 
 describe('visit headers for the click row', () => {
   it('referrer host: lowercased host of an absolute URL, null otherwise', () => {
@@ -21,5 +21,20 @@ describe('visit headers for the click row', () => {
     expect(cityOf({ 'cf-ipcity': 'x'.repeat(65) })).toBeNull();
     expect(cityOf({ 'cf-ipcity': 'evil\u0000city' })).toBeNull();
     expect(cityOf({})).toBeNull();
+  });
+});
+
+describe('isoTimeOf', () => {
+  it('formats like toISOString, whichever second was formatted before', () => {
+    const times = [
+      0, 1, 999, 1000, 1_790_000_000_000, 1_790_000_000_007, 1_790_000_000_070, 1_790_000_000_700,
+      1_790_000_000_999, 1_790_000_001_000, 1_790_000_000_500.7, -1, -86_400_000.5, 253_402_300_799_999,
+      253_402_300_800_000,
+    ];
+    // Random visit times too, in and out of order, so that the cached second changes often.
+    for (let i = 0; i < 500; i++) times.push(Math.floor(Math.random() * 4_000_000_000_000));
+    for (let i = 0; i < 200; i++) times.push(1_790_000_000_000 + Math.floor(Math.random() * 3000));
+    for (const time of times) expect(isoTimeOf(time), String(time)).toBe(new Date(time).toISOString());
+    expect(() => isoTimeOf(Number.NaN)).toThrow(RangeError);
   });
 });

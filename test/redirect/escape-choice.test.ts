@@ -103,7 +103,7 @@ describe('the visit responder', () => {
       if (response.status !== 200) continue;
       const expected = (resolveVisit(compiled, classifyVisitor(ua)) as { plan: EscapePlan }).plan.strategy;
       expect(issued, ua).toBe(expected);
-      const token = /<meta name="linkhop-tap" content="([^"]+)">/.exec(response.body ?? '')?.[1];
+      const token = /<meta name="linkhop-tap" content="([^"]+)">/.exec(String(response.body ?? ''))?.[1];
       expect(tokens.verify(token)?.strategy, ua).toBe(expected);
     }
   });
@@ -138,8 +138,8 @@ describe('the visit responder', () => {
               },
             });
             expect(issued, `${ua} ${strategy}`).toBe(strategy);
-            expect(response.body).toContain(`token-${strategy}`);
-            const body = (response.body ?? '').replaceAll(`token-${strategy}`, 'token');
+            expect(String(response.body)).toContain(`token-${strategy}`);
+            const body = String(response.body ?? '').replaceAll(`token-${strategy}`, 'token');
             if (round === 1) bodies.set(strategy, body);
             else expect(body, `${strategy} from the cache`).toBe(bodies.get(strategy));
           }

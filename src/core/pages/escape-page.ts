@@ -32,18 +32,43 @@ const BRAND_URL = 'https://github.com/linkhop/linkhop';
 const NONCE = /^[A-Za-z0-9+/_-]{1,256}={0,2}$/;
 const LANG = /^[A-Za-z]{2,8}(?:-[A-Za-z0-9]{1,8})*$/;
 
-/** The Content-Security-Policy header value for an escape page rendered with `nonce`. */
-export function escapePageCsp(nonce: string, options: { pixels?: boolean } = {}): string {
-  checkNonce(nonce);
-  const extra = options.pixels ? PIXEL_CSP : { script: '', img: '', connect: '', frame: '' };
-  return (
-    `default-src 'none'; script-src 'nonce-${nonce}'${extra.script}; style-src 'nonce-${nonce}'; ` +
-    `img-src data:${extra.img}; connect-src 'self'${extra.connect}; ${extra.frame}` +
-    "base-uri 'none'; form-action 'none'; frame-ancestors 'none'"
-  );
+/**
+ * The Content-Security-Policy header of an escape page, as the text around its two nonces: compiled once
+ * per pixel setting, so a response only joins `before + nonce + between + nonce + after`.
+ */
+export interface EscapePageCspParts {
+  before: string;
+  between: string;
+  after: string;
 }
 
-function checkNonce(nonce: string): void {
+function cspParts(pixels: boolean): EscapePageCspParts {
+  const extra = pixels ? PIXEL_CSP : { script: '', img: '', connect: '', frame: '' };
+  return {
+    before: "default-src 'none'; script-src 'nonce-",
+    between: `'${extra.script}; style-src 'nonce-`,
+    after:
+      `'; img-src data:${extra.img}; connect-src 'self'${extra.connect}; ${extra.frame}` +
+      "base-uri 'none'; form-action 'none'; frame-ancestors 'none'",
+  };
+}
+
+const CSP_PARTS = { plain: cspParts(false), pixels: cspParts(true) } as const;
+
+/** The CSP text around the nonce, for pages with or without pixels. The nonce must pass `checkEscapeNonce`. */
+export function escapePageCspParts(options: { pixels?: boolean } = {}): Readonly<EscapePageCspParts> {
+  return options.pixels ? CSP_PARTS.pixels : CSP_PARTS.plain;
+}
+
+/** The Content-Security-Policy header value for an escape page rendered with `nonce`. */
+export function escapePageCsp(nonce: string, options: { pixels?: boolean } = {}): string {
+  checkEscapeNonce(nonce);
+  const { before, between, after } = escapePageCspParts(options);
+  return `${before}${nonce}${between}${nonce}${after}`;
+}
+
+/** Throws unless `nonce` is base64 / base64url: anything else could break out of the attribute and the header. */
+export function checkEscapeNonce(nonce: string): void {
   // A nonce that is not base64 would break out of the attribute and the header: a programming error.
   if (!NONCE.test(nonce)) throw new TypeError('escape page nonce must be base64 or base64url');
 }
@@ -94,6 +119,24 @@ const PER_RESPONSE_ROOM = 768;
 /** A compiled page: only the per-response parts are left, the nonce and (hosted) the visit's tap token. */
 export type EscapePageRenderer = (nonce: string, tapToken?: string) => string;
 
+/** What fills a hole of a compiled page: the response's CSP nonce, or the visit's tap token. */
+export type EscapePageHole = 'nonce' | 'token';
+
+/**
+ * A page compiled for one (destination, cell, strategy, options): its text with holes for what changes
+ * per response. `texts` has one more entry than `holes`: text, hole, text, ..., text. Holes are filled
+ * only with values that pass `checkEscapeNonce` / `checkTapToken` (ASCII, nothing to escape), so a
+ * server may keep the texts as bytes and count the length of a response without encoding it.
+ */
+export interface EscapePageParts {
+  texts: readonly string[];
+  holes: readonly EscapePageHole[];
+  /** True when the page carries a tap token (compiled with a report URL). */
+  tap: boolean;
+  /** True when the page loads ad pixels: its CSP is then `escapePageCspParts({pixels: true})`. */
+  pixels: boolean;
+}
+
 interface PageParts {
   headStart: string;
   headEnd: string;
@@ -139,37 +182,81 @@ function staticBytes(parts: PageParts, scripts: string): number {
   return UTF8.encode(headStart + headEnd + body + configBefore + configAfter + scripts).length;
 }
 
+/** Throws unless `token` is base64url segments joined by dots, as tap tokens are. */
+export function checkTapToken(token: string): void {
+  if (!TAP_TOKEN.test(token)) throw new TypeError('escape page tap token must be base64url segments');
+}
+
 /**
- * Precomputes everything but the nonce and the tap token (escaping, config JSON, markup); the returned
- * function checks both and splices them in. A tap token is used only when the template was compiled with
- * a report URL (`tap`), so the engine's pages never carry one. The hand-off href is always whole; when
- * the destination is so long that the page would pass its budget, the "Continue to website" link goes
- * through the link's short `via` address instead of carrying the destination a second time.
+ * Compiles a page into text and holes: the escaping, the config JSON, the markup and the pixels are all
+ * done here, once. A tap token is used only when the template was compiled with a report URL (`tap`), so
+ * the engine's pages never carry one. The hand-off href is always whole; when the destination is so long
+ * that the page would pass its budget, the "Continue to website" link goes through the link's short `via`
+ * address instead of carrying the destination a second time.
  */
-export function compileEscapePage(input: EscapePageTemplate): EscapePageRenderer {
-  const reportUrl = input.tap?.reportUrl ?? null;
+export function compileEscapePageParts(input: EscapePageTemplate): EscapePageParts {
+  const tap = (input.tap?.reportUrl ?? null) !== null;
   const pixels = pixelScript(input.pixels ?? []);
-  const tail = pixels === '' ? SCRIPT_TAIL : null;
-  const scriptsSize = tail ?? `${SCRIPT_END}<script nonce="">${pixels}</script></body></html>`;
+  const scriptsSize =
+    pixels === '' ? SCRIPT_TAIL : `${SCRIPT_END}<script nonce="">${pixels}</script></body></html>`;
   let parts = pageParts(input, input.plan.web);
   const via = input.target.via;
   if (via !== undefined && staticBytes(parts, scriptsSize) > ESCAPE_PAGE_BUDGET - PER_RESPONSE_ROOM) {
     parts = pageParts(input, via);
   }
   const { headStart, headEnd, body, configBefore, configAfter } = parts;
-
-  return (nonce: string, tapToken?: string) => {
-    checkNonce(nonce);
-    let meta = '';
-    let configJson = configBefore;
-    if (reportUrl !== null) {
-      const token = tapToken ?? '';
-      if (!TAP_TOKEN.test(token)) throw new TypeError('escape page tap token must be base64url segments');
-      meta = `<meta name="linkhop-tap" content="${token}">`;
-      configJson = `${configBefore}${token}${configAfter}`;
+  // Built as a list of texts and holes; neighbouring texts are merged below.
+  const sequence: (string | { hole: EscapePageHole })[] = [headStart];
+  const hole = (name: EscapePageHole) => sequence.push({ hole: name });
+  if (tap) {
+    sequence.push('<meta name="linkhop-tap" content="');
+    hole('token');
+    sequence.push('">');
+  }
+  sequence.push(headEnd);
+  hole('nonce');
+  sequence.push(body);
+  hole('nonce');
+  sequence.push(`">${configBefore}`);
+  if (tap) {
+    hole('token');
+    sequence.push(configAfter);
+  }
+  sequence.push('</script><script nonce="');
+  hole('nonce');
+  if (pixels === '') {
+    sequence.push(`">${SCRIPT_TAIL}`);
+  } else {
+    sequence.push(`">${SCRIPT_END}<script nonce="`);
+    hole('nonce');
+    sequence.push(`">${pixels}</script></body></html>`);
+  }
+  const texts: string[] = [''];
+  const holes: EscapePageHole[] = [];
+  for (const item of sequence) {
+    if (typeof item === 'string') texts[texts.length - 1] += item;
+    else {
+      holes.push(item.hole);
+      texts.push('');
     }
-    const scripts = tail ?? `${SCRIPT_END}<script nonce="${nonce}">${pixels}</script></body></html>`;
-    return `${headStart}${meta}${headEnd}${nonce}${body}${nonce}">${configJson}</script><script nonce="${nonce}">${scripts}`;
+  }
+  return { texts, holes, tap, pixels: pixels !== '' };
+}
+
+/**
+ * The page as a function of the nonce and the tap token: checks both and splices them in. A token given
+ * to a page compiled without a report URL is ignored.
+ */
+export function compileEscapePage(input: EscapePageTemplate): EscapePageRenderer {
+  const { texts, holes, tap } = compileEscapePageParts(input);
+  return (nonce: string, tapToken?: string) => {
+    checkEscapeNonce(nonce);
+    const token = tap ? (tapToken ?? '') : '';
+    if (tap) checkTapToken(token);
+    let html = texts[0] ?? '';
+    for (let i = 0; i < holes.length; i++)
+      html += (holes[i] === 'nonce' ? nonce : token) + (texts[i + 1] ?? '');
+    return html;
   };
 }
 

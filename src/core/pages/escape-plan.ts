@@ -85,11 +85,23 @@ export function allowedStrategies(
   return allowed.length > 0 ? allowed : ['none'];
 }
 
+// A target's x-safari href, parsed once per compiled destination rather than on every iOS visit.
+const xSafariHrefs = new WeakMap<AppTarget, string>();
+
+function xSafariHrefOf(target: AppTarget): string {
+  let href = xSafariHrefs.get(target);
+  if (href === undefined) {
+    href = xSafariUrl(target.bounce ?? target.web);
+    xSafariHrefs.set(target, href);
+  }
+  return href;
+}
+
 function primaryFor(strategy: EscapeStrategy, target: AppTarget): EscapePlan['primary'] {
   if (strategy === 'intent' && target.android !== null) return { href: target.android, kind: 'intent' };
   if (strategy === 'scheme' && target.ios !== null) return { href: target.ios, kind: 'scheme' };
   if (strategy === 'universal') return { href: target.iosUniversal, kind: 'universal' };
-  if (strategy === 'x-safari') return { href: xSafariUrl(target.bounce ?? target.web), kind: 'x-safari' };
+  if (strategy === 'x-safari') return { href: xSafariHrefOf(target), kind: 'x-safari' };
   return null;
 }
 

@@ -1,6 +1,21 @@
 export { escapeAttr, escapeHtml, jsonForScript, jsString, safeHref } from './escape-html.js';
-export type { EscapePageInput, EscapePageTemplate } from './escape-page.js';
-export { compileEscapePage, ESCAPE_PAGE_BUDGET, escapePageCsp, renderEscapePage } from './escape-page.js';
+export type {
+  EscapePageCspParts,
+  EscapePageHole,
+  EscapePageInput,
+  EscapePageParts,
+  EscapePageTemplate,
+} from './escape-page.js';
+export {
+  checkEscapeNonce,
+  checkTapToken,
+  compileEscapePage,
+  compileEscapePageParts,
+  ESCAPE_PAGE_BUDGET,
+  escapePageCsp,
+  escapePageCspParts,
+  renderEscapePage,
+} from './escape-page.js';
 export type { ChooseStrategy, EscapeInstructions, EscapeKind, EscapePlan } from './escape-plan.js';
 export { allowedStrategies, planEscape, xSafariUrl } from './escape-plan.js';
 export { ESCAPE_SCRIPT } from './escape-script.js';
