@@ -41,6 +41,11 @@ export interface LinkRecord {
 export interface RedirectRecord extends LinkRecord {
   tier: string;
   orgName: string;
+  /**
+   * When its organization was erased (account deletion): the link still redirects (permanence), but its
+   * visits are no one's analytics any more and are not recorded. Absent in records cached before.
+   */
+  orgDeletedAt?: string | null;
   pixels: { type: 'meta' | 'tiktok' | 'gtm'; pixelId: string }[];
   /** The preview shown on the rich fallback page (custom when set, else scraped), or null. */
   preview: { title: string | null; description: string | null; image: string | null } | null;

@@ -196,12 +196,16 @@ export function createLinkRepo(store: Store) {
         .selectFrom('links')
         .innerJoin('organizations', 'organizations.id', 'links.org_id')
         .selectAll('links')
-        .select(['organizations.tier as tier', 'organizations.name as org_name'])
+        .select([
+          'organizations.tier as tier',
+          'organizations.name as org_name',
+          'organizations.deleted_at as org_deleted_at',
+        ])
         .where('links.host', '=', host)
         .where('links.slug', '=', slug)
         .executeTakeFirst();
       if (!row) return undefined;
-      const { tier, org_name: orgName, ...link } = row;
+      const { tier, org_name: orgName, org_deleted_at: orgDeletedAt, ...link } = row;
       const [record] = await attach(db, [link]);
       if (!record) return undefined;
       const pixels = await db
@@ -221,6 +225,7 @@ export function createLinkRepo(store: Store) {
         ...record,
         tier,
         orgName,
+        orgDeletedAt,
         preview: shown ? (JSON.parse(shown) as RedirectRecord['preview']) : null,
         pixels: pixels.map((pixel) => ({
           type: pixel.type as 'meta' | 'tiktok' | 'gtm',

@@ -300,7 +300,7 @@ export function visitEntry(
     random: deps.random,
   });
   const analytics = deps.analytics;
-  if (analytics === null || visitor.prefetch) {
+  if (analytics === null || visitor.prefetch || !entry.recorded) {
     return deps.respondToVisit(headers, choice.destination, {
       branded: entry.branded,
       visitor,

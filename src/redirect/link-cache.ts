@@ -11,6 +11,8 @@ export interface HostedLinkEntry {
   host: string;
   slug: string;
   branded: boolean;
+  /** False once the organization is erased: the link redirects, its visits are not recorded. */
+  recorded: boolean;
   passwordHash: string | null;
   /** The link's pixels when its plan has pixelInjection, else empty. */
   pixels: readonly PagePixel[];

@@ -99,6 +99,7 @@ export function entryOf(
     host,
     slug,
     branded: !hasFeature(tier, 'removeBranding'),
+    recorded: !record.orgDeletedAt,
     passwordHash: record.passwordHash,
     pixels: hasFeature(tier, 'pixelInjection') ? record.pixels : [],
     fallback: rich
