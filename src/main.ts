@@ -150,12 +150,14 @@ export async function composeHosted(
     uuid: randomUUID,
     flagsOff: config.flagsOff,
     events,
+    audit,
   });
   const segments = createSegmentService({
     store,
     now: () => new Date(),
     uuid: randomUUID,
     flagsOff: config.flagsOff,
+    audit,
   });
   // Without SMTP_URL there is no worker, and sending answers 503 not_provisioned.
   const mailTransport = config.smtpUrl ? createSmtpTransport(config.smtpUrl) : null;
@@ -178,6 +180,7 @@ export async function composeHosted(
     flagsOff: config.flagsOff,
     mailConfigured: broadcastWorker !== undefined,
     nudge: () => broadcastWorker?.nudge(),
+    audit,
   });
 
   const linkRepo = createLinkRepo(store);
@@ -188,6 +191,7 @@ export async function composeHosted(
     now: () => new Date(),
     uuid: randomUUID,
     randomToken: () => randomBytes(16).toString('hex'),
+    audit,
   });
   const customHosts = async () => [...(await domains.verifiedHosts()), ...(await linkRepo.hostsInUse())];
   const cache = await createHostedLinkCache({
@@ -224,6 +228,7 @@ export async function composeHosted(
     scrape: (url) => scrapePreview(fetcher, url),
     now: () => new Date(),
     onChange: (link) => cache.invalidate(link.hostname ?? '', link.slug),
+    audit,
   });
   const imports = composeImports({ store, accounts, links, previews, domains, secretBox, logger, config });
   const classify = createVisitorClassifier();
@@ -274,6 +279,7 @@ export async function composeHosted(
     stats: creatorStats,
     flagsOff: config.flagsOff,
     now: () => new Date(),
+    audit,
   });
   const socialDeps: SocialDeps = {
     store,

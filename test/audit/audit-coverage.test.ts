@@ -1,0 +1,632 @@
+import { randomBytes } from 'node:crypto';
+import type { InjectOptions } from 'fastify';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { featuresOf } from '../../src/accounts/plans.js';
+import { createAccountRepo } from '../../src/accounts/repo.js';
+import { createMemberService } from '../../src/members/service.js';
+import { makeTeam, PASSWORD, type Team } from '../accounts/teams.js';
+import { addContact } from '../audience/setup.js';
+import { type SmtpSink, startSmtp } from '../broadcasts/smtp.js';
+import { type FakeDns, startFakeDns } from '../fakes/dns-server.js';
+import { FakeSocialProvider } from '../fakes/social-provider.js';
+import { type HostedHarness, startHosted } from '../helpers/hosted.js';
+import { storeKinds } from '../helpers/stores.js';
+
+/**
+ * Issue #20: "Every change by a person or a key (link create, edit, archive, expiry; key create and
+ * revoke; member and invite changes; webhook, pixel, folder, bio, automation changes; plan changes) writes
+ * an audit row in the same transaction". One table row per change, performed through /v1 with a key and
+ * through the dashboard's /api with a session wherever the route exists; each must write exactly one row
+ * with the right action, target and actor, and nothing secret in `changes`. A last test walks the app's
+ * own route catalogue so a new write route without a row here (or a reason in EXEMPT) fails.
+ */
+
+type Via = 'v1' | 'api';
+type Response = Awaited<ReturnType<HostedHarness['v1']>>;
+type Call = (method: InjectOptions['method'], path: string, payload?: unknown) => Promise<Response>;
+
+interface Row {
+  /** METHOD and path as the route is registered, without /v1 or /api. */
+  route: string;
+  action: string;
+  /** Prepares what the change acts on (its own objects, so rows never depend on each other). */
+  setup?: (call: Call) => Promise<Record<string, string>>;
+  request: (state: Record<string, string>) => { path: string; payload?: unknown };
+  /** The target type, and its id from the state or the response. */
+  target: (state: Record<string, string>, response: Response) => { type: string; id: string };
+  /** How many rows the change writes (a bulk create writes one per link). */
+  rows?: number;
+  status?: number;
+}
+
+/** A JSON answer's fields; `id` is always there on the answers read here. */
+const json = (response: Response) => response.json() as Record<string, string> & { id: string };
+const linkOf = async (call: Call) => ({
+  linkId: json(await call('POST', '/links', { url: 'https://example.com/a' })).id,
+});
+
+let seq = 0;
+const unique = (prefix: string) => `${prefix}${++seq}${randomBytes(3).toString('hex')}`;
+
+function rows(env: {
+  team: () => Team;
+  dns: () => FakeDns;
+  connect: (call: Call) => Promise<string>;
+}): Row[] {
+  const link =
+    (id: (s: Record<string, string>) => string = (s) => s.linkId as string) =>
+    (s: Record<string, string>) => ({
+      type: 'link',
+      id: id(s),
+    });
+  const member = async () => {
+    const team = env.team();
+    const members = createMemberService({
+      repo: createAccountRepo(hostedOf().testStore.store),
+      accounts: hostedOf().accounts,
+      now: () => new Date(),
+    });
+    const ctx = { orgId: team.orgId, tier: 'legend' as const, features: featuresOf('legend') };
+    const email = `${unique('m')}@audit.example`;
+    return { userId: (await members.add(ctx, { email, role: 'member', password: PASSWORD })).userId };
+  };
+  return [
+    {
+      route: 'POST /links',
+      action: 'link.created',
+      request: () => ({
+        path: '/links',
+        payload: { url: 'https://example.com/new', password: 'link-secret-1' },
+      }),
+      target: (_s, r) => ({ type: 'link', id: json(r).id as string }),
+      status: 201,
+    },
+    {
+      route: 'PATCH /links/:id',
+      action: 'link.updated',
+      setup: linkOf,
+      request: (s) => ({
+        path: `/links/${s.linkId}`,
+        payload: { url: 'https://example.com/edited', password: 'link-secret-2' },
+      }),
+      target: link(),
+    },
+    {
+      route: 'PATCH /links/:id',
+      action: 'link.updated',
+      setup: linkOf,
+      request: (s) => ({
+        path: `/links/${s.linkId}`,
+        payload: {
+          expiresAt: '2030-01-01T00:00:00.000Z',
+          expiredUrl: 'https://example.com/over',
+          maxClicks: 5,
+        },
+      }),
+      target: link(),
+    },
+    {
+      route: 'POST /links/:id/archive',
+      action: 'link.archived',
+      setup: linkOf,
+      request: (s) => ({ path: `/links/${s.linkId}/archive` }),
+      target: link(),
+    },
+    {
+      route: 'POST /links/:id/unarchive',
+      action: 'link.updated',
+      setup: async (call) => {
+        const s = await linkOf(call);
+        await call('POST', `/links/${s.linkId}/archive`);
+        return s;
+      },
+      request: (s) => ({ path: `/links/${s.linkId}/unarchive` }),
+      target: link(),
+    },
+    {
+      route: 'PUT /links/:id/og',
+      action: 'link.preview_set',
+      setup: linkOf,
+      request: (s) => ({
+        path: `/links/${s.linkId}/og`,
+        payload: { title: 'Card', image: 'https://img.example/a.png' },
+      }),
+      target: link(),
+    },
+    {
+      route: 'DELETE /links/:id/og',
+      action: 'link.preview_cleared',
+      setup: async (call) => {
+        const s = await linkOf(call);
+        await call('PUT', `/links/${s.linkId}/og`, { title: 'Card' });
+        return s;
+      },
+      request: (s) => ({ path: `/links/${s.linkId}/og` }),
+      target: link(),
+    },
+    {
+      route: 'POST /links/bulk',
+      action: 'link.created',
+      request: () => ({
+        path: '/links/bulk',
+        payload: { links: [{ url: 'https://example.com/b1' }, { url: 'https://example.com/b2' }] },
+      }),
+      target: (_s, r) => ({ type: 'link', id: (r.json().results as { id: string }[])[0]?.id as string }),
+      rows: 2,
+    },
+    {
+      route: 'POST /keys',
+      action: 'key.created',
+      request: () => ({ path: '/keys', payload: { name: unique('key'), scopes: ['links:read'] } }),
+      target: (_s, r) => ({ type: 'key', id: json(r).id as string }),
+      status: 201,
+    },
+    {
+      route: 'DELETE /keys/:id',
+      action: 'key.revoked',
+      setup: async (call) => ({
+        keyId: json(await call('POST', '/keys', { name: unique('k'), scopes: ['all'] })).id as string,
+      }),
+      request: (s) => ({ path: `/keys/${s.keyId}` }),
+      target: (s) => ({ type: 'key', id: s.keyId as string }),
+    },
+    {
+      route: 'PATCH /members/:userId',
+      action: 'member.role_changed',
+      setup: member,
+      request: (s) => ({ path: `/members/${s.userId}`, payload: { role: 'viewer' } }),
+      target: (s) => ({ type: 'member', id: s.userId as string }),
+    },
+    {
+      route: 'DELETE /members/:userId',
+      action: 'member.removed',
+      setup: member,
+      request: (s) => ({ path: `/members/${s.userId}` }),
+      target: (s) => ({ type: 'member', id: s.userId as string }),
+    },
+    {
+      route: 'POST /invites',
+      action: 'invite.created',
+      request: () => ({
+        path: '/invites',
+        payload: { email: `${unique('i')}@audit.example`, role: 'member' },
+      }),
+      target: (_s, r) => ({ type: 'invite', id: json(r).id as string }),
+      status: 201,
+    },
+    {
+      route: 'DELETE /invites/:id',
+      action: 'invite.revoked',
+      setup: async (call) => ({
+        inviteId: json(
+          await call('POST', '/invites', { email: `${unique('r')}@audit.example`, role: 'viewer' }),
+        ).id as string,
+      }),
+      request: (s) => ({ path: `/invites/${s.inviteId}` }),
+      target: (s) => ({ type: 'invite', id: s.inviteId as string }),
+    },
+    {
+      route: 'POST /webhooks',
+      action: 'webhook.created',
+      request: () => ({
+        path: '/webhooks',
+        payload: { url: 'http://127.0.0.1:9/hook', events: ['link.created'] },
+      }),
+      target: (_s, r) => ({ type: 'webhook', id: json(r).id as string }),
+      status: 201,
+    },
+    ...(['PATCH', 'DELETE'] as const).map(
+      (method): Row => ({
+        route: `${method} /webhooks/:id`,
+        action: method === 'PATCH' ? 'webhook.updated' : 'webhook.deleted',
+        setup: async (call) => {
+          // At most 5 webhooks: each row cleans up after itself by deleting, PATCH rows delete in teardown.
+          const hook = json(
+            await call('POST', '/webhooks', { url: 'http://127.0.0.1:9/h', events: ['link.created'] }),
+          );
+          return { hookId: hook.id as string };
+        },
+        request: (s) => ({
+          path: `/webhooks/${s.hookId}`,
+          ...(method === 'PATCH' ? { payload: { active: false } } : {}),
+        }),
+        target: (s) => ({ type: 'webhook', id: s.hookId as string }),
+      }),
+    ),
+    {
+      route: 'POST /pixels',
+      action: 'pixel.created',
+      request: () => ({ path: '/pixels', payload: { type: 'gtm', pixelId: 'GTM-AB12CD', name: 'Tags' } }),
+      target: (_s, r) => ({ type: 'pixel', id: json(r).id as string }),
+      status: 201,
+    },
+    {
+      route: 'DELETE /pixels/:id',
+      action: 'pixel.deleted',
+      setup: async (call) => ({
+        pixelId: json(await call('POST', '/pixels', { type: 'gtm', pixelId: 'GTM-CD34EF', name: 'P' }))
+          .id as string,
+      }),
+      request: (s) => ({ path: `/pixels/${s.pixelId}` }),
+      target: (s) => ({ type: 'pixel', id: s.pixelId as string }),
+    },
+    {
+      route: 'POST /folders',
+      action: 'folder.created',
+      request: () => ({ path: '/folders', payload: { name: unique('Folder ') } }),
+      target: (_s, r) => ({ type: 'folder', id: json(r).id as string }),
+      status: 201,
+    },
+    ...(['PATCH', 'DELETE'] as const).map(
+      (method): Row => ({
+        route: `${method} /folders/:id`,
+        action: method === 'PATCH' ? 'folder.renamed' : 'folder.deleted',
+        setup: async (call) => ({
+          folderId: json(await call('POST', '/folders', { name: unique('F ') })).id as string,
+        }),
+        request: (s) => ({
+          path: `/folders/${s.folderId}`,
+          ...(method === 'PATCH' ? { payload: { name: unique('G ') } } : {}),
+        }),
+        target: (s) => ({ type: 'folder', id: s.folderId as string }),
+      }),
+    ),
+    {
+      route: 'PUT /bio',
+      action: 'bio.updated',
+      setup: async (call) => {
+        await call('PUT', '/bio', { handle: unique('h'), title: 'Me' });
+        return {};
+      },
+      request: () => ({ path: '/bio', payload: { handle: unique('h'), title: 'Me again', published: true } }),
+      target: (_s, r) => ({ type: 'bio_page', id: json(r).id as string }),
+    },
+    {
+      route: 'PUT /bio/blocks',
+      action: 'bio.blocks_replaced',
+      setup: async (call) => {
+        const { linkId } = await linkOf(call);
+        const bio = json(await call('PUT', '/bio', { handle: unique('h'), title: 'Me' }));
+        return { linkId, bioId: bio.id as string };
+      },
+      request: (s) => ({
+        path: '/bio/blocks',
+        payload: [{ t: 'link', id: 'b1', linkId: s.linkId, label: 'Song' }],
+      }),
+      target: (s) => ({ type: 'bio_page', id: s.bioId as string }),
+    },
+    {
+      route: 'DELETE /bio',
+      action: 'bio.deleted',
+      setup: async (call) => ({
+        bioId: json(await call('PUT', '/bio', { handle: unique('h'), title: 'Me' })).id as string,
+      }),
+      request: () => ({ path: '/bio' }),
+      target: (s) => ({ type: 'bio_page', id: s.bioId as string }),
+    },
+    {
+      route: 'PUT /media-kit',
+      action: 'media_kit.updated',
+      setup: async (call) => ({
+        pageId: json(await call('PUT', '/bio', { handle: unique('h'), title: 'Me' })).id,
+      }),
+      request: () => ({ path: '/media-kit', payload: { published: true } }),
+      target: (s) => ({ type: 'media_kit', id: s.pageId as string }),
+    },
+    {
+      route: 'DELETE /media-kit',
+      action: 'media_kit.deleted',
+      setup: async (call) => {
+        const pageId = json(await call('PUT', '/bio', { handle: unique('h'), title: 'Me' })).id;
+        await call('PUT', '/media-kit', { published: true });
+        return { pageId };
+      },
+      request: () => ({ path: '/media-kit' }),
+      target: (s) => ({ type: 'media_kit', id: s.pageId as string }),
+    },
+    {
+      route: 'POST /domains',
+      action: 'domain.added',
+      request: () => ({ path: '/domains', payload: { hostname: `${unique('d')}.audit.example` } }),
+      target: (_s, r) => ({ type: 'domain', id: json(r).id as string }),
+      status: 201,
+    },
+    {
+      route: 'POST /domains/:id/verify',
+      action: 'domain.verified',
+      setup: async (call) => {
+        const domain = (await call('POST', '/domains', { hostname: `${unique('v')}.audit.example` })).json();
+        env.dns().txt.set(domain.verification.name, [domain.verification.value]);
+        return { domainId: domain.id };
+      },
+      request: (s) => ({ path: `/domains/${s.domainId}/verify` }),
+      target: (s) => ({ type: 'domain', id: s.domainId as string }),
+    },
+    {
+      route: 'DELETE /domains/:id',
+      action: 'domain.removed',
+      setup: async (call) => ({
+        domainId: json(await call('POST', '/domains', { hostname: `${unique('x')}.audit.example` }))
+          .id as string,
+      }),
+      request: (s) => ({ path: `/domains/${s.domainId}` }),
+      target: (s) => ({ type: 'domain', id: s.domainId as string }),
+    },
+    {
+      route: 'POST /social/connect',
+      action: 'social.connected',
+      setup: async () => ({}),
+      request: () => ({ path: '/social/connect' }),
+      target: (_s, r) => ({ type: 'social_account', id: json(r).id as string }),
+      status: 201,
+    },
+    {
+      route: 'DELETE /social/accounts/:id',
+      action: 'social.disconnected',
+      setup: async (call) => ({ accountId: await env.connect(call) }),
+      request: (s) => ({ path: `/social/accounts/${s.accountId}` }),
+      target: (s) => ({ type: 'social_account', id: s.accountId as string }),
+    },
+    {
+      route: 'POST /social/automations',
+      action: 'automation.created',
+      setup: async (call) => ({ accountId: await env.connect(call), ...(await linkOf(call)) }),
+      request: (s) => ({ path: '/social/automations', payload: rule(s) }),
+      target: (_s, r) => ({ type: 'automation', id: json(r).id as string }),
+      status: 201,
+    },
+    ...(['PATCH', 'DELETE'] as const).map(
+      (method): Row => ({
+        route: `${method} /social/automations/:id`,
+        action: method === 'PATCH' ? 'automation.updated' : 'automation.deleted',
+        setup: async (call) => {
+          const s = { accountId: await env.connect(call), ...(await linkOf(call)) };
+          return { ruleId: json(await call('POST', '/social/automations', rule(s))).id as string };
+        },
+        request: (s) => ({
+          path: `/social/automations/${s.ruleId}`,
+          ...(method === 'PATCH' ? { payload: { dmText: 'Here it is', enabled: false } } : {}),
+        }),
+        target: (s) => ({ type: 'automation', id: s.ruleId as string }),
+      }),
+    ),
+    {
+      route: 'DELETE /audience/:id',
+      action: 'contact.deleted',
+      setup: async () => ({
+        contactId: await addContact(hostedOf().testStore.store, env.team().orgId, {
+          email: `${unique('c')}@fan.example`,
+          createdAt: new Date().toISOString(),
+        }),
+      }),
+      request: (s) => ({ path: `/audience/${s.contactId}` }),
+      target: (s) => ({ type: 'contact', id: s.contactId as string }),
+    },
+    {
+      route: 'POST /segments',
+      action: 'segment.created',
+      request: () => ({ path: '/segments', payload: { name: unique('S'), filter: { country: 'GB' } } }),
+      target: (_s, r) => ({ type: 'segment', id: json(r).id as string }),
+      status: 201,
+    },
+    {
+      route: 'DELETE /segments/:id',
+      action: 'segment.deleted',
+      setup: async (call) => ({
+        segmentId: json(await call('POST', '/segments', { name: unique('T') })).id as string,
+      }),
+      request: (s) => ({ path: `/segments/${s.segmentId}` }),
+      target: (s) => ({ type: 'segment', id: s.segmentId as string }),
+    },
+    {
+      route: 'POST /broadcasts',
+      action: 'broadcast.created',
+      request: () => ({ path: '/broadcasts', payload: DRAFT }),
+      target: (_s, r) => ({ type: 'broadcast', id: json(r).id as string }),
+      status: 201,
+    },
+    {
+      route: 'PATCH /broadcasts/:id',
+      action: 'broadcast.updated',
+      setup: async (call) => ({ broadcastId: json(await call('POST', '/broadcasts', DRAFT)).id as string }),
+      request: (s) => ({ path: `/broadcasts/${s.broadcastId}`, payload: { subject: 'Bigger news' } }),
+      target: (s) => ({ type: 'broadcast', id: s.broadcastId as string }),
+    },
+    {
+      route: 'POST /broadcasts/:id/send',
+      action: 'broadcast.sent',
+      setup: async (call) => ({ broadcastId: json(await call('POST', '/broadcasts', DRAFT)).id as string }),
+      request: (s) => ({ path: `/broadcasts/${s.broadcastId}/send` }),
+      target: (s) => ({ type: 'broadcast', id: s.broadcastId as string }),
+      status: 202,
+    },
+  ];
+}
+
+const DRAFT = { subject: 'Big news', html: '<p>New single</p>', text: 'New single' };
+const rule = (s: Record<string, string>) => ({
+  accountId: s.accountId,
+  linkId: s.linkId,
+  dmText: 'Here',
+  trigger: { type: 'comment', match: { mode: 'any', keywords: [] }, mediaId: null },
+});
+
+/**
+ * Write routes that write no audit row, each with why. Everything else that writes is in the table.
+ * Sign-up, log-in, password reset and the org switch are not changes to an organization's content.
+ */
+const EXEMPT: Record<string, string> = {
+  'POST /links/:id/og/scrape': 're-reads the destination: no person chose what changed',
+  'POST /imports': 'queues a job; the links it creates are the import’s, counted in the import itself',
+  'POST /invites/accept': 'public; audited as invite.accepted (test/members/invite-race.test.ts)',
+  'POST /invites/inspect': 'reads an invite',
+  'POST /session/org': 'switches the session, changes nothing',
+  'POST /account/password': 'the person’s own account, not the organization’s content',
+  'POST /account/delete': 'audited as member.left (test/accounts/account-deletion.test.ts)',
+};
+
+let hosted: HostedHarness | undefined;
+const hostedOf = () => hosted as HostedHarness;
+
+for (const kind of storeKinds) {
+  describe.skipIf(kind.skipReason !== null)(`every change writes one audit row on ${kind.name}`, () => {
+    let h: HostedHarness;
+    let team: Team;
+    let dns: FakeDns;
+    let smtp: SmtpSink;
+    let fake: FakeSocialProvider;
+    let key: { apiKey: string; id: string };
+    let providerUser = 17841400000001000n;
+
+    beforeAll(async () => {
+      dns = await startFakeDns();
+      smtp = await startSmtp();
+      fake = await new FakeSocialProvider().start();
+      h = await startHosted(kind, {
+        WEBHOOK_ALLOW_PRIVATE_TARGETS: '1',
+        DNS_RESOLVER: dns.address,
+        SMTP_URL: smtp.url,
+        SOCIAL_APP_ID: fake.appId,
+        SOCIAL_APP_SECRET: fake.appSecret,
+        TOKEN_VAULT_KEY: randomBytes(32).toString('base64'),
+        SOCIAL_VERIFY_TOKEN: 'vt',
+        SOCIAL_AUTHORIZE_BASE: fake.origin,
+        SOCIAL_OAUTH_BASE: fake.origin,
+        SOCIAL_API_BASE: fake.origin,
+        CRON_SECRET: 'cron',
+      });
+      hosted = h;
+      team = await makeTeam(h, `coverage-${kind.name}`);
+      key = await h.accounts.mintApiKey(team.orgId, { name: 'Robot', scopes: ['all'] });
+    });
+    afterAll(async () => {
+      await h?.close();
+      await Promise.all([dns?.close(), smtp?.close(), fake?.stop()]);
+    });
+
+    const callers = (): Record<Via, Call> => ({
+      v1: (method, path, payload) =>
+        h.v1(key.apiKey, {
+          method,
+          url: `/v1${path}`,
+          ...(payload === undefined ? {} : { payload: payload as object }),
+        }),
+      api: (method, path, payload) => team.as.owner(method, `/api${path}`, payload as object | undefined),
+    });
+
+    /** Consents at the fake provider and connects, as the dashboard does; answers the account id. */
+    async function connectVia(call: Call): Promise<string> {
+      const response = await connectResponse(call);
+      expect(response.statusCode, response.body).toBe(201);
+      return json(response).id as string;
+    }
+    async function connectResponse(call: Call): Promise<Response> {
+      providerUser += 7n;
+      const userId = providerUser.toString();
+      fake.addAccount(userId, `creator${userId.slice(-4)}`);
+      const meta = (await team.as.owner('GET', '/api/social/meta')).json();
+      fake.consentUserId = userId;
+      const back = new URL((await fetch(meta.authUrl, { redirect: 'manual' })).headers.get('location') ?? '');
+      fake.consentUserId = null;
+      return call('POST', '/social/connect', {
+        code: back.searchParams.get('code'),
+        state: back.searchParams.get('state'),
+      });
+    }
+
+    const auditIds = async () =>
+      new Set(
+        (
+          await h.testStore.store.db
+            .selectFrom('audit_log')
+            .select('id')
+            .where('org_id', '=', team.orgId)
+            .execute()
+        ).map((row) => row.id),
+      );
+    const newRows = async (before: Set<string>) =>
+      (
+        await h.testStore.store.db
+          .selectFrom('audit_log')
+          .selectAll()
+          .where('org_id', '=', team.orgId)
+          .execute()
+      )
+        .filter((row) => !before.has(row.id))
+        .sort((a, b) => a.at.localeCompare(b.at) || a.id.localeCompare(b.id));
+
+    const table = rows({ team: () => team, dns: () => dns, connect: (call) => connectVia(call) });
+
+    for (const row of table) {
+      for (const via of ['v1', 'api'] as const) {
+        const [method, path] = row.route.split(' ') as [InjectOptions['method'], string];
+        it(`${via}: ${row.route} → ${row.action}`, async (ctx) => {
+          if (!h.app.hasRoute({ method: method as 'GET', url: `/${via}${path}` })) ctx.skip();
+          const call = callers()[via];
+          const state = (await row.setup?.(call)) ?? {};
+          const before = await auditIds();
+          const { path: url, payload } = row.request(state);
+          const response =
+            row.route === 'POST /social/connect'
+              ? await connectResponse(call)
+              : await call(method, url, payload);
+          expect(response.statusCode, response.body).toBe(row.status ?? 200);
+          const written = await newRows(before);
+          expect(written.map((entry) => entry.action)).toEqual(Array(row.rows ?? 1).fill(row.action));
+          const first = written[0];
+          expect({ type: first?.target_type, id: first?.target_id }).toEqual(row.target(state, response));
+          expect({ type: first?.actor_type, id: first?.actor_id, label: first?.actor_label }).toEqual(
+            via === 'v1'
+              ? { type: 'key', id: key.id, label: 'Robot' }
+              : { type: 'user', id: team.userIds.owner, label: team.emails.owner },
+          );
+          // Nothing secret: no password sent, no key, signing secret or token answered.
+          const changes = written.map((entry) => entry.changes).join('\n');
+          const body = response.body.length > 0 ? (response.json() as Record<string, unknown>) : {};
+          const secrets = [
+            ...Object.entries(typeof payload === 'object' && payload !== null ? payload : {})
+              .filter(([name]) => /password/i.test(name))
+              .map(([, value]) => String(value)),
+            ...['apiKey', 'secret', 'token']
+              .map((name) => body[name])
+              .filter((v): v is string => typeof v === 'string'),
+            ...(typeof body.acceptUrl === 'string' ? [body.acceptUrl.split('/').pop() as string] : []),
+          ];
+          for (const secret of secrets) expect(changes).not.toContain(secret);
+          // An organization keeps at most five webhooks: the ones made here go again.
+          if (row.route === 'PATCH /webhooks/:id') await call('DELETE', `/webhooks/${state.hookId}`);
+          if (row.route === 'POST /webhooks') await call('DELETE', `/webhooks/${json(response).id}`);
+        });
+      }
+    }
+
+    it('plan changes by the operator are logged as the operator’s', async () => {
+      const before = await auditIds();
+      await h.accounts.setTier(team.orgId, 'hero');
+      await h.accounts.setTier(team.orgId, 'legend');
+      const written = await newRows(before);
+      expect(
+        written.map((entry) => [entry.action, entry.target_type, entry.target_id, entry.actor_type]),
+      ).toEqual([
+        ['plan.changed', 'organization', team.orgId, 'user'],
+        ['plan.changed', 'organization', team.orgId, 'user'],
+      ]);
+      expect(written.map((entry) => JSON.parse(entry.changes))).toEqual([
+        { tier: { from: 'legend', to: 'hero' } },
+        { tier: { from: 'hero', to: 'legend' } },
+      ]);
+    });
+
+    it('the table covers every write route of /v1 and /api (or EXEMPT says why not)', () => {
+      const covered = new Set(table.map((row) => row.route));
+      const missing = h.app.routeCatalog
+        .filter(
+          (route) => /^\/(v1|api)\//.test(route.url) && !['GET', 'HEAD', 'OPTIONS'].includes(route.method),
+        )
+        .filter((route) => route.permission !== undefined && route.permission !== 'public')
+        .map((route) => `${route.method} ${route.url.replace(/^\/(v1|api)/, '')}`)
+        .filter((route) => !covered.has(route) && !(route in EXEMPT));
+      expect([...new Set(missing)]).toEqual([]);
+    });
+  });
+}
