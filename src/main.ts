@@ -230,7 +230,17 @@ export async function composeHosted(
     onChange: (link) => cache.invalidate(link.hostname ?? '', link.slug),
     audit,
   });
-  const imports = composeImports({ store, accounts, links, previews, domains, secretBox, logger, config });
+  const imports = composeImports({
+    store,
+    accounts,
+    links,
+    previews,
+    domains,
+    secretBox,
+    logger,
+    config,
+    audit,
+  });
   const classify = createVisitorClassifier();
   const nonce = createNonceSource();
   // Analytics: clicks leave the request path through a buffer written in batches; taps redeem once.

@@ -155,6 +155,16 @@ function rows(env: {
       rows: 2,
     },
     {
+      route: 'POST /imports',
+      action: 'import.started',
+      request: () => ({
+        path: '/imports',
+        payload: { source: 'csv', csv: 'url\nhttps://example.com/imported\n' },
+      }),
+      target: (_s, r) => ({ type: 'import', id: json(r).id }),
+      status: 202,
+    },
+    {
       route: 'POST /keys',
       action: 'key.created',
       request: () => ({ path: '/keys', payload: { name: unique('key'), scopes: ['links:read'] } }),
@@ -457,12 +467,12 @@ const rule = (s: Record<string, string>) => ({
  */
 const EXEMPT: Record<string, string> = {
   'POST /links/:id/og/scrape': 're-reads the destination: no person chose what changed',
-  'POST /imports': 'queues a job; the links it creates are the import’s, counted in the import itself',
   'POST /invites/accept': 'public; audited as invite.accepted (test/members/invite-race.test.ts)',
   'POST /invites/inspect': 'reads an invite',
   'POST /session/org': 'switches the session, changes nothing',
   'POST /account/password': 'the person’s own account, not the organization’s content',
   'POST /account/delete': 'audited as member.left (test/accounts/account-deletion.test.ts)',
+  'POST /account/leave': 'audited as member.left (test/accounts/leaving.test.ts)',
 };
 
 let hosted: HostedHarness | undefined;
