@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import type { Logger } from 'pino';
 import { createAudienceService } from './audience/service.js';
+import type { AuditLog } from './audit/service.js';
 import { createSegmentService } from './broadcasts/segments.js';
 import { createBroadcastService } from './broadcasts/service.js';
 import { createUnsubscribeService } from './broadcasts/unsubscribe.js';
@@ -14,6 +15,7 @@ export interface AudienceDeps {
   store: Store;
   logger: Logger;
   events: EventOutbox;
+  audit: AuditLog;
   /** SMTP_URL's transport (null without it): without it there is no worker and sending answers 503. */
   mailTransport: MailTransport | null;
   mailFrom: string;
@@ -21,10 +23,17 @@ export interface AudienceDeps {
 
 /** The audience side of the hosted service: contacts, segments, broadcasts and their mail worker. */
 export function composeAudience(deps: AudienceDeps) {
-  const { config, store, events, mailTransport } = deps;
+  const { config, store, events, audit, mailTransport } = deps;
   const now = () => new Date();
-  const audience = createAudienceService({ store, now, uuid: randomUUID, flagsOff: config.flagsOff, events });
-  const segments = createSegmentService({ store, now, uuid: randomUUID, flagsOff: config.flagsOff });
+  const audience = createAudienceService({
+    store,
+    now,
+    uuid: randomUUID,
+    flagsOff: config.flagsOff,
+    events,
+    audit,
+  });
+  const segments = createSegmentService({ store, now, uuid: randomUUID, flagsOff: config.flagsOff, audit });
   const worker = mailTransport
     ? createBroadcastWorker({
         store,
@@ -43,6 +52,7 @@ export function composeAudience(deps: AudienceDeps) {
     flagsOff: config.flagsOff,
     mailConfigured: worker !== undefined,
     nudge: () => worker?.nudge(),
+    audit,
   });
   const unsubscribe = createUnsubscribeService({ store, now });
   return {

@@ -33,6 +33,10 @@ export const ERROR_CATALOGUE = {
     status: 409,
     message: 'An organization keeps at least one owner: make someone else owner first',
   },
+  only_organization: {
+    status: 409,
+    message: 'This is your only organization: delete your account in Settings instead',
+  },
   already_member: { status: 409, message: 'This person is already a member of the organization' },
   domain_taken: { status: 409, message: 'This hostname belongs to another organization' },
   domain_unverified: { status: 409, message: 'The TXT record that proves ownership was not found' },

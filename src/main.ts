@@ -132,7 +132,7 @@ export async function composeHosted(
   // Without SMTP_URL there is no mail worker: broadcasts answer 503 not_provisioned, invites are logged.
   const mailTransport = config.smtpUrl ? createSmtpTransport(config.smtpUrl) : null;
   const mailFrom = config.mailFrom ?? `linkhop <no-reply@${new URL(config.baseUrl).hostname}>`;
-  const crowd = composeAudience({ config, store, logger, events, mailTransport, mailFrom });
+  const crowd = composeAudience({ config, store, logger, events, audit, mailTransport, mailFrom });
 
   const linkRepo = createLinkRepo(store);
   const domains = createDomainService({
@@ -142,6 +142,7 @@ export async function composeHosted(
     now: () => new Date(),
     uuid: randomUUID,
     randomToken: () => randomBytes(16).toString('hex'),
+    audit,
   });
   const customHosts = async () => [...(await domains.verifiedHosts()), ...(await linkRepo.hostsInUse())];
   const cache = await createHostedLinkCache({
@@ -178,8 +179,19 @@ export async function composeHosted(
     scrape: (url) => scrapePreview(fetcher, url),
     now: () => new Date(),
     onChange: (link) => cache.invalidate(link.hostname ?? '', link.slug),
+    audit,
   });
-  const imports = composeImports({ store, accounts, links, previews, domains, secretBox, logger, config });
+  const imports = composeImports({
+    store,
+    accounts,
+    links,
+    previews,
+    domains,
+    secretBox,
+    logger,
+    config,
+    audit,
+  });
   const classify = createVisitorClassifier();
   const nonce = createNonceSource();
   const { clicks, tapTokens, analytics, bandit, ...tracking } = composeAnalytics({
@@ -210,6 +222,7 @@ export async function composeHosted(
     stats: creatorStats,
     flagsOff: config.flagsOff,
     now: () => new Date(),
+    audit,
   });
   const social = composeSocial({ config, store, logger, audit, links, analytics, sessionSecret });
   const redisUp = redis && (() => redis.health.up);

@@ -7,6 +7,7 @@ import { errorResponses } from '../http/schemas.js';
 import { clearedSessionCookie, sessionCookie, sessionOf, sessionTokenOf } from '../http/session-auth.js';
 import type { InviteService } from '../members/invites.js';
 import { acceptInviteBody, emailField, inviteDetailsSchema, inviteTokenBody } from '../members/schema.js';
+import type { MemberService } from '../members/service.js';
 import { presentSession, sessionSchema } from './dashboard-routes.js';
 import type { EraseService } from './erase.js';
 import type { PasswordService } from './passwords.js';
@@ -22,6 +23,7 @@ export interface AccountRouteDeps {
   passwords: PasswordService;
   erase: EraseService;
   invites: InviteService;
+  members: MemberService;
   secureCookies: boolean;
   /** Reset requests per client address: each may send a mail. */
   resetAttempts: RateLimiter;
@@ -164,6 +166,30 @@ export async function sessionAccountRoutes(app: FastifyInstance, deps: AccountRo
     async (request) => {
       await deps.passwords.change(sessionOf(request), request.body);
       return { ok: true as const };
+    },
+  );
+
+  r.post(
+    '/account/leave',
+    {
+      config,
+      schema: {
+        operationId: 'leaveOrganization',
+        summary: 'Leave the organization you are working in',
+        tags,
+        description:
+          'Any role may leave. The last owner cannot (409 last_owner), nor can anyone leave their only ' +
+          'organization (409 only_organization: delete the account instead). Answers the session, now in ' +
+          'another of your organizations.',
+        response: { 200: sessionSchema, ...errorResponses(404, 409) },
+      },
+    },
+    async (request) => {
+      await deps.members.leave(sessionOf(request));
+      // The session falls back to the person's first remaining organization.
+      const next = await deps.accounts.session(sessionTokenOf(request));
+      if (!next) throw appError('unauthenticated');
+      return presentSession(next);
     },
   );
 

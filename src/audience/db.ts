@@ -9,3 +9,8 @@ export type AudienceDb = Database & AudienceTables;
 export function audienceDb(store: Store): Kysely<AudienceDb> {
   return store.db as unknown as Kysely<AudienceDb>;
 }
+
+/** The same transaction seen with the core tables only, as the audit log writes through it. */
+export function coreView(trx: Kysely<AudienceDb>): Kysely<Database> {
+  return trx as unknown as Kysely<Database>;
+}

@@ -1,6 +1,7 @@
 import type { Transaction } from 'kysely';
 import { hasFeature, isTier } from '../accounts/plans.js';
 import type { OrgContext } from '../accounts/service.js';
+import type { AuditLog } from '../audit/service.js';
 import { appError } from '../errors.js';
 import type { Store } from '../store/database.js';
 import { isUniqueViolation } from '../store/database.js';
@@ -8,7 +9,7 @@ import type { RecipientStatus } from '../store/migrations/011-audience.js';
 import type { Database } from '../store/schema.js';
 import type { EventOutbox } from '../webhooks/service.js';
 import { audienceCsv } from './csv.js';
-import { audienceDb } from './db.js';
+import { audienceDb, coreView } from './db.js';
 
 /** Captured contacts (hosted-service.md 2, 4.4): the public capture, the lists, detail, delete, export. */
 
@@ -59,6 +60,8 @@ export interface AudienceServiceDeps {
   flagsOff: ReadonlySet<string>;
   /** contact.captured to the organization's webhooks, queued in the transaction that stores the contact. */
   events: EventOutbox;
+  /** The audit log: a contact deleted by a person or a key, logged in the deletion's transaction. */
+  audit?: AuditLog;
 }
 
 type ContactRow = {
@@ -218,7 +221,13 @@ export function createAudienceService(deps: AudienceServiceDeps) {
           .where('org_id', '=', ctx.orgId)
           .where('id', '=', id)
           .executeTakeFirst();
-        return Number(result.numDeletedRows) > 0;
+        if (Number(result.numDeletedRows) === 0) return false;
+        // The id only: the person asked to be forgotten, so their address does not live on in the log.
+        await deps.audit?.record(coreView(trx), ctx, {
+          action: 'contact.deleted',
+          target: { type: 'contact', id },
+        });
+        return true;
       });
       if (!gone) throw appError('not_found', 'No such contact');
       return { deleted: true };

@@ -200,17 +200,25 @@ export function createBioRepo(store: Store) {
       return row && toKit(row);
     },
 
-    async saveKit(orgId: string, kit: MediaKitRecord): Promise<void> {
+    async saveKit(orgId: string, kit: MediaKitRecord, within?: WithinBioWrite): Promise<void> {
       const values = { published: kit.published ? 1 : 0, show: kit.show, updated_at: kit.updatedAt };
-      await db
-        .insertInto('media_kits')
-        .values({ page_id: kit.pageId, org_id: orgId, created_at: kit.createdAt, ...values })
-        .onConflict((oc) => oc.column('page_id').doUpdateSet(values))
-        .execute();
+      await writing(
+        (ex) =>
+          ex
+            .insertInto('media_kits')
+            .values({ page_id: kit.pageId, org_id: orgId, created_at: kit.createdAt, ...values })
+            .onConflict((oc) => oc.column('page_id').doUpdateSet(values))
+            .execute(),
+        within,
+      );
     },
 
-    async deleteKit(orgId: string, pageId: string): Promise<void> {
-      await db.deleteFrom('media_kits').where('page_id', '=', pageId).where('org_id', '=', orgId).execute();
+    async deleteKit(orgId: string, pageId: string, within?: WithinBioWrite): Promise<void> {
+      await writing(
+        (ex) =>
+          ex.deleteFrom('media_kits').where('page_id', '=', pageId).where('org_id', '=', orgId).execute(),
+        within,
+      );
     },
   };
 }

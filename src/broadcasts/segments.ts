@@ -3,7 +3,8 @@ import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import type { ExpressionBuilder } from 'kysely';
 import { z } from 'zod';
 import type { OrgContext } from '../accounts/service.js';
-import { type AudienceDb, audienceDb } from '../audience/db.js';
+import { type AudienceDb, audienceDb, coreView } from '../audience/db.js';
+import type { AuditLog } from '../audit/service.js';
 import { AppError, appError, featureError } from '../errors.js';
 import { errorResponses, idParams } from '../http/schemas.js';
 import { orgOf } from '../http/v1-auth.js';
@@ -85,6 +86,8 @@ export function createSegmentService(deps: {
   now: () => Date;
   uuid: () => string;
   flagsOff: ReadonlySet<string>;
+  /** The audit log: each segment made or deleted, logged in its transaction. */
+  audit?: AuditLog;
 }) {
   const db = audienceDb(deps.store);
   // Segments belong to the broadcasts product: its flag first, then the legend-only entitlement.
@@ -131,7 +134,14 @@ export function createSegmentService(deps: {
         filter: JSON.stringify(input.filter),
         created_at: deps.now().toISOString(),
       };
-      await db.insertInto('segments').values(row).execute();
+      await db.transaction().execute(async (trx) => {
+        await trx.insertInto('segments').values(row).execute();
+        await deps.audit?.record(coreView(trx), ctx, {
+          action: 'segment.created',
+          target: { type: 'segment', id: row.id },
+          changes: { name: { from: null, to: row.name }, filter: { from: null, to: input.filter } },
+        });
+      });
       return present(row);
     },
 
@@ -162,12 +172,20 @@ export function createSegmentService(deps: {
     /** No tier gate: a downgraded organization can still tidy up. */
     async remove(ctx: OrgContext, id: string): Promise<{ deleted: true }> {
       requireFlag();
-      const result = await db
-        .deleteFrom('segments')
-        .where('org_id', '=', ctx.orgId)
-        .where('id', '=', id)
-        .executeTakeFirst();
-      if (Number(result.numDeletedRows) === 0) throw appError('not_found', 'No such segment');
+      await db.transaction().execute(async (trx) => {
+        const gone = await trx
+          .deleteFrom('segments')
+          .where('org_id', '=', ctx.orgId)
+          .where('id', '=', id)
+          .returning(['name'])
+          .executeTakeFirst();
+        if (!gone) throw appError('not_found', 'No such segment');
+        await deps.audit?.record(coreView(trx), ctx, {
+          action: 'segment.deleted',
+          target: { type: 'segment', id },
+          changes: { name: { from: gone.name, to: null } },
+        });
+      });
       return { deleted: true };
     },
   };

@@ -1,6 +1,8 @@
 import { z } from 'zod';
 import type { OrgContext } from '../accounts/service.js';
-import { audienceDb } from '../audience/db.js';
+import { audienceDb, coreView } from '../audience/db.js';
+import { changesBetween } from '../audit/changes.js';
+import type { AuditLog } from '../audit/service.js';
 import { AppError, appError, featureError } from '../errors.js';
 import type { Store } from '../store/database.js';
 import type { BroadcastTable, RecipientStatus } from '../store/migrations/011-audience.js';
@@ -58,6 +60,8 @@ export interface BroadcastServiceDeps {
   mailConfigured: boolean;
   /** Wakes the send worker. */
   nudge: () => void;
+  /** The audit log: drafts made, edited and sent, each logged in its transaction. */
+  audit?: AuditLog;
 }
 
 export function createBroadcastService(deps: BroadcastServiceDeps) {
@@ -140,7 +144,14 @@ export function createBroadcastService(deps: BroadcastServiceDeps) {
         updated_at: at,
         sent_at: null,
       };
-      await db.insertInto('broadcasts').values(row).execute();
+      await db.transaction().execute(async (trx) => {
+        await trx.insertInto('broadcasts').values(row).execute();
+        await deps.audit?.record(coreView(trx), ctx, {
+          action: 'broadcast.created',
+          target: { type: 'broadcast', id: row.id },
+          changes: changesBetween(null, { subject: row.subject, segmentId: row.segment_id }),
+        });
+      });
       return present(row, undefined);
     },
 
@@ -149,19 +160,36 @@ export function createBroadcastService(deps: BroadcastServiceDeps) {
       const row = await find(ctx, id);
       if (row.status !== 'draft') throw notDraft();
       await checkSegment(ctx, patch.segmentId);
-      await db
-        .updateTable('broadcasts')
-        .set({
-          ...(patch.subject !== undefined ? { subject: patch.subject } : {}),
-          ...(patch.html !== undefined ? { html: patch.html } : {}),
-          ...(patch.text !== undefined ? { text: patch.text } : {}),
-          ...(patch.segmentId !== undefined ? { segment_id: patch.segmentId } : {}),
-          updated_at: iso(),
-        })
-        .where('id', '=', id)
-        .where('org_id', '=', ctx.orgId)
-        .where('status', '=', 'draft')
-        .execute();
+      const edit = {
+        ...(patch.subject !== undefined ? { subject: patch.subject } : {}),
+        ...(patch.html !== undefined ? { html: patch.html } : {}),
+        ...(patch.text !== undefined ? { text: patch.text } : {}),
+        ...(patch.segmentId !== undefined ? { segment_id: patch.segmentId } : {}),
+      };
+      await db.transaction().execute(async (trx) => {
+        const edited = await trx
+          .updateTable('broadcasts')
+          .set({ ...edit, updated_at: iso() })
+          .where('id', '=', id)
+          .where('org_id', '=', ctx.orgId)
+          .where('status', '=', 'draft')
+          .executeTakeFirst();
+        if (Number(edited.numUpdatedRows) === 0) throw notDraft();
+        // The bodies are named, not copied: a mail's text is content, not an audit trail's business.
+        const before = { subject: row.subject, segmentId: row.segment_id, html: row.html, text: row.text };
+        const after = {
+          subject: edit.subject ?? before.subject,
+          segmentId: edit.segment_id !== undefined ? edit.segment_id : before.segmentId,
+          html: edit.html ?? before.html,
+          text: edit.text !== undefined ? edit.text : before.text,
+        };
+        const changes = changesBetween(before, after, { secret: ['html', 'text'] });
+        await deps.audit?.record(coreView(trx), ctx, {
+          action: 'broadcast.updated',
+          target: { type: 'broadcast', id },
+          changes,
+        });
+      });
       return one(ctx, id);
     },
 
@@ -236,6 +264,11 @@ export function createBroadcastService(deps: BroadcastServiceDeps) {
             )
             .execute();
         }
+        await deps.audit?.record(coreView(trx), ctx, {
+          action: 'broadcast.sent',
+          target: { type: 'broadcast', id },
+          changes: { status: { from: 'draft', to: 'sending' }, recipients: contacts.length },
+        });
       });
       // Read before waking the worker, so the 202 always shows `sending`; with nobody to send to, the
       // worker's next pass settles it as `sent`.

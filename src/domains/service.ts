@@ -1,4 +1,5 @@
 import type { OrgContext } from '../accounts/service.js';
+import type { AuditLog } from '../audit/service.js';
 import { type AppError, appError, featureError } from '../errors.js';
 import type { Store } from '../store/database.js';
 import { isUniqueViolation } from '../store/database.js';
@@ -14,6 +15,8 @@ export interface DomainServiceDeps {
   now: () => Date;
   uuid: () => string;
   randomToken: () => string;
+  /** The audit log: each add, verification and removal writes its row in the change's transaction. */
+  audit?: AuditLog;
 }
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
@@ -84,7 +87,14 @@ export function createDomainService(deps: DomainServiceDeps) {
         created_at: deps.now().toISOString(),
       };
       try {
-        await db.insertInto('domains').values(row).execute();
+        await db.transaction().execute(async (trx) => {
+          await trx.insertInto('domains').values(row).execute();
+          await deps.audit?.record(trx, ctx, {
+            action: 'domain.added',
+            target: { type: 'domain', id: row.id },
+            changes: { hostname: { from: null, to: hostname } },
+          });
+        });
       } catch (error) {
         if (isUniqueViolation(error)) {
           throw appError('domain_taken', 'This organization has already added this hostname');
@@ -123,12 +133,19 @@ export function createDomainService(deps: DomainServiceDeps) {
       }
       const verifiedAt = deps.now().toISOString();
       try {
-        await db
-          .updateTable('domains')
-          .set({ verified_at: verifiedAt })
-          .where('id', '=', id)
-          .where('org_id', '=', ctx.orgId)
-          .execute();
+        await db.transaction().execute(async (trx) => {
+          await trx
+            .updateTable('domains')
+            .set({ verified_at: verifiedAt })
+            .where('id', '=', id)
+            .where('org_id', '=', ctx.orgId)
+            .execute();
+          await deps.audit?.record(trx, ctx, {
+            action: 'domain.verified',
+            target: { type: 'domain', id },
+            changes: { hostname: row.hostname, verifiedAt: { from: null, to: verifiedAt } },
+          });
+        });
       } catch (error) {
         // Another organization verified the same name a moment earlier.
         if (isUniqueViolation(error)) throw appError('domain_taken');
@@ -160,7 +177,14 @@ export function createDomainService(deps: DomainServiceDeps) {
           );
         }
       }
-      await db.deleteFrom('domains').where('id', '=', id).where('org_id', '=', ctx.orgId).execute();
+      await db.transaction().execute(async (trx) => {
+        await trx.deleteFrom('domains').where('id', '=', id).where('org_id', '=', ctx.orgId).execute();
+        await deps.audit?.record(trx, ctx, {
+          action: 'domain.removed',
+          target: { type: 'domain', id },
+          changes: { hostname: { from: row.hostname, to: null } },
+        });
+      });
       return { deleted: true };
     },
 

@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { featuresOf } from '../accounts/plans.js';
 import type { AccountService } from '../accounts/service.js';
+import type { AuditLog } from '../audit/service.js';
 import type { Config } from '../config.js';
 import type { DomainService } from '../domains/service.js';
 import type { PreviewService } from '../links/preview.js';
@@ -35,6 +36,8 @@ export interface ImportsDeps {
   intervalMs?: number;
   /** Off for the CLI, which runs its one import itself. */
   startWorker?: boolean;
+  /** The audit log: who started which import. */
+  audit?: AuditLog;
 }
 
 const realSleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
@@ -79,6 +82,7 @@ export function composeImports(deps: ImportsDeps) {
     now,
     uuid,
     nudge: () => worker.nudge(),
+    ...(deps.audit ? { audit: deps.audit } : {}),
   });
   if (deps.startWorker !== false) worker.start();
   return {

@@ -1,4 +1,4 @@
-import type { ExpressionBuilder, Insertable, Selectable } from 'kysely';
+import type { ExpressionBuilder, Insertable, Kysely, Selectable } from 'kysely';
 import type { Store } from '../store/database.js';
 import type { ImportTable } from '../store/migrations/023-imports.js';
 import type { Database } from '../store/schema.js';
@@ -85,8 +85,15 @@ export function createImportRepo(store: Store) {
   }
 
   return {
-    async insert(row: Insertable<ImportTable>): Promise<void> {
-      await db.insertInto('imports').values(row).execute();
+    /** The job row, and `within` (its audit row) in the same transaction. */
+    async insert(
+      row: Insertable<ImportTable>,
+      within?: (trx: Kysely<Database>) => Promise<void>,
+    ): Promise<void> {
+      await db.transaction().execute(async (trx) => {
+        await trx.insertInto('imports').values(row).execute();
+        await within?.(trx);
+      });
     },
 
     async find(orgId: string, id: string): Promise<ImportRow | undefined> {

@@ -1,4 +1,5 @@
 import type { OrgContext } from '../accounts/service.js';
+import type { AuditLog } from '../audit/service.js';
 import { appError } from '../errors.js';
 import { GuardedFetchError } from '../net/guarded-fetch.js';
 import type { SecretBox } from '../webhooks/secret-box.js';
@@ -18,6 +19,8 @@ export interface ImportServiceDeps {
   uuid: () => string;
   /** Something was queued: a worker may start at once rather than at its next poll. */
   nudge: () => void;
+  /** The audit log: an import started by a person or a key, logged with its job row. */
+  audit?: AuditLog;
 }
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
@@ -87,20 +90,30 @@ export function createImportService(deps: ImportServiceDeps) {
       const id = deps.uuid();
       const now = deps.now().toISOString();
       const held = options.claimToken !== undefined;
-      await repo.insert({
-        id,
-        org_id: ctx.orgId,
-        source: input.source,
-        status: held ? 'running' : 'queued',
-        params: deps.secretBox.encrypt(JSON.stringify(input), id),
-        cursor: null,
-        total,
-        claim_token: options.claimToken ?? null,
-        claimed_until: options.claimedUntil ?? null,
-        created_at: now,
-        updated_at: now,
-        finished_at: null,
-      });
+      await repo.insert(
+        {
+          id,
+          org_id: ctx.orgId,
+          source: input.source,
+          status: held ? 'running' : 'queued',
+          params: deps.secretBox.encrypt(JSON.stringify(input), id),
+          cursor: null,
+          total,
+          claim_token: options.claimToken ?? null,
+          claimed_until: options.claimedUntil ?? null,
+          created_at: now,
+          updated_at: now,
+          finished_at: null,
+        },
+        async (trx) => {
+          // Source and size only: the parameters hold the source's credentials.
+          await deps.audit?.record(trx, ctx, {
+            action: 'import.started',
+            target: { type: 'import', id },
+            changes: { source: input.source, total },
+          });
+        },
+      );
       if (!held) deps.nudge();
       return { id };
     },

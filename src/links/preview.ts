@@ -1,7 +1,10 @@
 import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
+import type { Executor } from '../accounts/key-repo.js';
 import type { OrgContext } from '../accounts/service.js';
+import { changesBetween } from '../audit/changes.js';
+import type { AuditLog } from '../audit/service.js';
 import { urlField } from '../core/urls.js';
 import { errorResponses, idParams, operationIds } from '../http/schemas.js';
 import { orgOf } from '../http/v1-auth.js';
@@ -42,14 +45,16 @@ export interface PreviewDeps {
   now: () => Date;
   /** Called after a preview changes, so the redirect's cached fallback page shows the new one. */
   onChange: (link: { hostname: string | null; slug: string }) => void;
+  /** The audit log: a custom card set or cleared by hand is a link edit, logged in its transaction. */
+  audit?: AuditLog;
 }
 
 export function createPreviewService(deps: PreviewDeps) {
   const { db } = deps.store;
   const parse = (text: string | null): Fields | null => (text === null ? null : (JSON.parse(text) as Fields));
 
-  const read = async (linkId: string) =>
-    db.selectFrom('link_previews').selectAll().where('link_id', '=', linkId).executeTakeFirst();
+  const read = async (linkId: string, ex: Executor = db) =>
+    ex.selectFrom('link_previews').selectAll().where('link_id', '=', linkId).executeTakeFirst();
 
   const present = (row: Awaited<ReturnType<typeof read>>): Preview => {
     if (!row) return { ...EMPTY, source: 'scraped', scraped: null, updatedAt: null };
@@ -62,8 +67,10 @@ export function createPreviewService(deps: PreviewDeps) {
   async function save(
     linkId: string,
     change: { source?: string; scraped?: Fields | null; custom?: Fields | null },
+    ex: Executor = db,
   ) {
-    const current = await read(linkId);
+    // Read through `ex` too: on SQLite's one connection, a read outside the transaction would wait for it.
+    const current = await read(linkId, ex);
     const row = {
       link_id: linkId,
       source: change.source ?? current?.source ?? 'scraped',
@@ -77,7 +84,7 @@ export function createPreviewService(deps: PreviewDeps) {
           : change.custom && JSON.stringify(change.custom),
       updated_at: deps.now().toISOString(),
     };
-    await db
+    await ex
       .insertInto('link_previews')
       .values(row)
       .onConflict((conflict) =>
@@ -90,6 +97,22 @@ export function createPreviewService(deps: PreviewDeps) {
       )
       .execute();
     return present(row);
+  }
+
+  /** A card set or cleared by a person or a key: the write and its audit row commit together. */
+  async function editByHand(
+    ctx: OrgContext,
+    linkId: string,
+    action: 'link.preview_set' | 'link.preview_cleared',
+    change: { source: string; custom: Fields | null },
+  ): Promise<Preview> {
+    const before = present(await read(linkId));
+    return db.transaction().execute(async (trx) => {
+      const after = await save(linkId, change, trx);
+      const changes = changesBetween(before, after, { only: ['source', 'title', 'description', 'image'] });
+      await deps.audit?.record(trx, ctx, { action, target: { type: 'link', id: linkId }, changes });
+      return after;
+    });
   }
 
   async function scrape(ctx: OrgContext, linkId: string): Promise<Preview> {
@@ -121,13 +144,16 @@ export function createPreviewService(deps: PreviewDeps) {
         description: body.description ?? null,
         image: body.image ?? null,
       };
-      const preview = await save(link.id, { source: 'custom', custom });
+      const preview = await editByHand(ctx, link.id, 'link.preview_set', { source: 'custom', custom });
       deps.onChange(link);
       return preview;
     },
     async clearCustom(ctx: OrgContext, linkId: string): Promise<Preview> {
       const link = await deps.links.get(ctx, linkId);
-      const preview = await save(link.id, { source: 'scraped', custom: null });
+      const preview = await editByHand(ctx, link.id, 'link.preview_cleared', {
+        source: 'scraped',
+        custom: null,
+      });
       deps.onChange(link);
       return preview;
     },

@@ -1,6 +1,8 @@
 import { hasFeature, type Tier } from '../accounts/plans.js';
 import type { OrgContext } from '../accounts/service.js';
-import type { BioPageRecord, BioRepo } from '../bio/repo.js';
+import { changesBetween } from '../audit/changes.js';
+import type { AuditLog } from '../audit/service.js';
+import type { BioPageRecord, BioRepo, MediaKitRecord } from '../bio/repo.js';
 import type { PublicBio } from '../bio/schema.js';
 import type { BioService } from '../bio/service.js';
 import { appOpenRate, type CreatorStatsSource, measured, STATS_WINDOW_DAYS } from '../bio/stats-source.js';
@@ -22,6 +24,8 @@ export interface MediaKitServiceDeps {
   /** FLAGS_OFF: `mediaKit` answers 403 feature_disabled on every kit call, public ones included. */
   flagsOff: ReadonlySet<string>;
   now: () => Date;
+  /** The audit log: each kit change's row in its transaction. */
+  audit?: AuditLog;
 }
 
 const TOP_PLATFORMS = 8;
@@ -166,12 +170,21 @@ export function createMediaKitService(deps: MediaKitServiceDeps) {
       const settings = settingsFrom(body);
       const now = deps.now().toISOString();
       const existing = await repo.kitOfPage(ctx.orgId, page.id);
-      await repo.saveKit(ctx.orgId, {
+      const next = {
         pageId: page.id,
         published: settings.published,
         show: JSON.stringify(settings.show),
         createdAt: existing?.createdAt ?? now,
         updatedAt: now,
+      };
+      const audited = (kit: MediaKitRecord | undefined) =>
+        kit && { published: kit.published, show: JSON.parse(kit.show) as unknown };
+      await repo.saveKit(ctx.orgId, next, async (trx) => {
+        await deps.audit?.record(trx, ctx, {
+          action: 'media_kit.updated',
+          target: { type: 'media_kit', id: page.id },
+          changes: changesBetween(audited(existing) ?? null, audited(next) ?? null),
+        });
       });
       return dashboard(ctx, page);
     },
@@ -181,7 +194,12 @@ export function createMediaKitService(deps: MediaKitServiceDeps) {
       requireFlag();
       const page = await repo.pageOfOrg(ctx.orgId);
       if (!page) throw appError('no_bio_page', 'There is no bio page, so there is no media kit');
-      await repo.deleteKit(ctx.orgId, page.id);
+      await repo.deleteKit(ctx.orgId, page.id, async (trx) => {
+        await deps.audit?.record(trx, ctx, {
+          action: 'media_kit.deleted',
+          target: { type: 'media_kit', id: page.id },
+        });
+      });
       return { deleted: true };
     },
 

@@ -8,6 +8,7 @@ import type { AuditLog } from '../audit/service.js';
 import type { MailTransport } from '../broadcasts/worker.js';
 import { appError } from '../errors.js';
 import type { RateLimiter } from '../http/rate-limit.js';
+import { isUniqueViolation } from '../store/database.js';
 import { checkOwnerChange } from './service.js';
 
 /** How long an invite works. */
@@ -141,42 +142,57 @@ export function createInviteService(deps: InviteServiceDeps) {
       return { orgName, email, role, expiresAt, existingUser };
     },
 
-    /** Joins the organization, once; answers a session token working in it. */
+    /**
+     * Joins the organization, once; answers a session token working in it. The claim (a conditional
+     * delete) and the membership share one transaction, so of two accepts of one token exactly one joins
+     * and the other finds the invite gone (404). A new person accepting two organizations' invites at once
+     * races on the users' unique email instead: the loser's transaction rolls back whole (its invite stays
+     * unclaimed) and it tries once more, now as the existing person, whose password it must then match.
+     */
     async accept(token: string, password: string | undefined, session?: SessionContext) {
-      const tokenHash = sha256Hex(token);
-      const found = await members.findInvite(tokenHash, iso());
-      if (!found) throw unknownInvite();
-      const who = await joinAs(found, password, session);
-      const userId = who.userId ?? deps.uuid();
-      await members.transaction(async (trx) => {
-        const invite = await members.claimInvite(trx, tokenHash, iso());
-        if (!invite) throw unknownInvite();
-        const createdAt = iso();
-        if (who.passwordHash !== null) {
-          const user = {
-            id: userId,
-            orgId: invite.orgId,
-            email: invite.email,
-            passwordHash: who.passwordHash,
-          };
-          await deps.repo.insertUser({ ...user, createdAt, role: invite.role }, trx);
-        } else if (!(await members.listMembers(invite.orgId, trx)).some((row) => row.userId === userId)) {
-          await members.insertMembership(trx, { userId, orgId: invite.orgId, role: invite.role, createdAt });
-        }
-        const actor = { type: 'user' as const, id: userId, label: invite.email };
-        await deps.audit?.record(
-          trx,
-          { orgId: invite.orgId, actor },
-          {
-            action: 'invite.accepted',
-            target: { type: 'member', id: userId },
-            changes: { email: invite.email, role: { from: null, to: invite.role } },
-          },
-        );
-      });
-      return { token: await deps.accounts.openSession(userId, found.orgId), orgId: found.orgId };
+      try {
+        return await acceptOnce(token, password, session);
+      } catch (error) {
+        if (!isUniqueViolation(error)) throw error;
+        return acceptOnce(token, password, session);
+      }
     },
   };
+
+  async function acceptOnce(token: string, password: string | undefined, session?: SessionContext) {
+    const tokenHash = sha256Hex(token);
+    const found = await members.findInvite(tokenHash, iso());
+    if (!found) throw unknownInvite();
+    const who = await joinAs(found, password, session);
+    const userId = who.userId ?? deps.uuid();
+    await members.transaction(async (trx) => {
+      const invite = await members.claimInvite(trx, tokenHash, iso());
+      if (!invite) throw unknownInvite();
+      const createdAt = iso();
+      if (who.passwordHash !== null) {
+        const user = {
+          id: userId,
+          orgId: invite.orgId,
+          email: invite.email,
+          passwordHash: who.passwordHash,
+        };
+        await deps.repo.insertUser({ ...user, createdAt, role: invite.role }, trx);
+      } else if (!(await members.listMembers(invite.orgId, trx)).some((row) => row.userId === userId)) {
+        await members.insertMembership(trx, { userId, orgId: invite.orgId, role: invite.role, createdAt });
+      }
+      const actor = { type: 'user' as const, id: userId, label: invite.email };
+      await deps.audit?.record(
+        trx,
+        { orgId: invite.orgId, actor },
+        {
+          action: 'invite.accepted',
+          target: { type: 'member', id: userId },
+          changes: { email: invite.email, role: { from: null, to: invite.role } },
+        },
+      );
+    });
+    return { token: await deps.accounts.openSession(userId, found.orgId), orgId: found.orgId };
+  }
 }
 
 export type InviteService = ReturnType<typeof createInviteService>;

@@ -97,6 +97,19 @@ export function createMemberRepo(store: Store) {
         .execute();
     },
 
+    /**
+     * Moves a person's home organization (users.org_id) off one they no longer belong to, so erasing
+     * that organization later never touches them.
+     */
+    async rehomeUser(ex: Executor, userId: string, fromOrgId: string, toOrgId: string): Promise<void> {
+      await ex
+        .updateTable('users')
+        .set({ org_id: toOrgId })
+        .where('id', '=', userId)
+        .where('org_id', '=', fromOrgId)
+        .execute();
+    },
+
     async deleteMembership(ex: Executor, orgId: string, userId: string): Promise<void> {
       await ex.deleteFrom('memberships').where('org_id', '=', orgId).where('user_id', '=', userId).execute();
     },

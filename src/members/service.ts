@@ -1,7 +1,7 @@
 import { atLeast, type Role } from '../accounts/permissions.js';
 import type { AccountRepo } from '../accounts/repo.js';
 import { hashPassword } from '../accounts/secrets.js';
-import type { AccountService, OrgContext } from '../accounts/service.js';
+import type { AccountService, OrgContext, SessionContext } from '../accounts/service.js';
 import type { Actor } from '../audit/schema.js';
 import type { AuditLog } from '../audit/service.js';
 import { appError } from '../errors.js';
@@ -69,6 +69,31 @@ export function createMemberService(deps: MemberServiceDeps) {
           changes: { email: member.email, role: { from: member.role, to: null } },
         });
       });
+    },
+
+    /**
+     * The session's person leaves the organization they are working in, whatever their role (leaving is
+     * no power over others). The last owner cannot (409 last_owner: make someone else owner, or delete
+     * the account, which takes the organization with it); nor can one leave their only organization
+     * (409 only_organization: that is deleting the account). Answers the organization left.
+     */
+    async leave(session: SessionContext): Promise<{ orgId: string }> {
+      const orgId = session.org.id;
+      const next = session.orgs.find((org) => org.id !== orgId);
+      if (!next) throw appError('only_organization');
+      const actor = { type: 'user' as const, id: session.user.id, label: session.user.email };
+      const ctx = { orgId, tier: session.org.tier, features: session.features, actor };
+      const member = await find(orgId, session.user.id);
+      await keepingAnOwner(ctx, async (trx) => {
+        await members.deleteMembership(trx, orgId, member.userId);
+        await members.rehomeUser(trx, member.userId, orgId, next.id);
+        await deps.audit?.record(trx, ctx, {
+          action: 'member.left',
+          target: { type: 'member', id: member.userId },
+          changes: { email: member.email, role: { from: member.role, to: null } },
+        });
+      });
+      return { orgId };
     },
 
     /**

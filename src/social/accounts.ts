@@ -1,6 +1,8 @@
+import type { Transaction } from 'kysely';
 import type { OrgContext } from '../accounts/service.js';
 import { AppError } from '../errors.js';
 import type { SocialAccountTable } from '../store/migrations/009-social.js';
+import type { Database } from '../store/schema.js';
 import {
   isUniqueViolation,
   notFound,
@@ -157,6 +159,15 @@ export function createSocialAccountService(deps: SocialDeps) {
             .selectAll()
             .where('id', '=', id)
             .executeTakeFirstOrThrow();
+          await deps.audit?.record(trx as unknown as Transaction<Database>, ctx, {
+            action: 'social.connected',
+            target: { type: 'social_account', id },
+            // The username only: the token is sealed and never leaves the vault.
+            changes: {
+              provider: 'instagram',
+              username: { from: own?.username ?? null, to: profile.username },
+            },
+          });
           return presentAccount(row);
         });
       } catch (error) {
@@ -168,20 +179,26 @@ export function createSocialAccountService(deps: SocialDeps) {
 
     /** Any tier: the token is emptied; automations and their history stay for a later reconnect. */
     async disconnect(ctx: OrgContext, id: string): Promise<{ deleted: true }> {
-      const result = await db
-        .updateTable('social_accounts')
-        .set({
-          status: 'revoked',
-          status_message: 'Disconnected. Connect Instagram again to resume DMs.',
-          token_ciphertext: '',
-          refresh_claim: null,
-          refresh_claimed_until: null,
-          updated_at: deps.now().toISOString(),
-        })
-        .where('id', '=', id)
-        .where('org_id', '=', ctx.orgId)
-        .executeTakeFirst();
-      if (Number(result.numUpdatedRows) === 0) throw notFound('social account');
+      await db.transaction().execute(async (trx) => {
+        const result = await trx
+          .updateTable('social_accounts')
+          .set({
+            status: 'revoked',
+            status_message: 'Disconnected. Connect Instagram again to resume DMs.',
+            token_ciphertext: '',
+            refresh_claim: null,
+            refresh_claimed_until: null,
+            updated_at: deps.now().toISOString(),
+          })
+          .where('id', '=', id)
+          .where('org_id', '=', ctx.orgId)
+          .executeTakeFirst();
+        if (Number(result.numUpdatedRows) === 0) throw notFound('social account');
+        await deps.audit?.record(trx as unknown as Transaction<Database>, ctx, {
+          action: 'social.disconnected',
+          target: { type: 'social_account', id },
+        });
+      });
       return { deleted: true };
     },
   };

@@ -1077,6 +1077,26 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/account/leave": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Leave the organization you are working in
+         * @description Any role may leave. The last owner cannot (409 last_owner), nor can anyone leave their only organization (409 only_organization: delete the account instead). Answers the session, now in another of your organizations.
+         */
+        post: operations["leaveOrganization"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/account/delete": {
         parameters: {
             query?: never;
@@ -8092,6 +8112,115 @@ export interface operations {
             };
             /** @description Default Response */
             401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Default Response */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    leaveOrganization: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        user: {
+                            id: string;
+                            email: string;
+                        };
+                        org: {
+                            id: string;
+                            name: string;
+                            /** @enum {string} */
+                            tier: "sidekick" | "hero" | "legend";
+                        };
+                        /**
+                         * @description your role in `org`
+                         * @enum {string}
+                         */
+                        role: "owner" | "admin" | "member" | "viewer";
+                        /** @description every organization you belong to */
+                        orgs: {
+                            id: string;
+                            name: string;
+                            /** @enum {string} */
+                            tier: "sidekick" | "hero" | "legend";
+                            /** @enum {string} */
+                            role: "owner" | "admin" | "member" | "viewer";
+                        }[];
+                        features: {
+                            customSlugs: boolean;
+                            fullAnalytics: boolean;
+                            analyticsExport: boolean;
+                            removeBranding: boolean;
+                            api: boolean;
+                            bulkCreate: boolean;
+                            editDestination: boolean;
+                            platformTargeting: boolean;
+                            qrCodes: boolean;
+                            geoRouting: boolean;
+                            passwordLinks: boolean;
+                            folders: boolean;
+                            qrCustomization: boolean;
+                            richFallback: boolean;
+                            pixelInjection: boolean;
+                            webhooks: boolean;
+                            audienceSegments: boolean;
+                            audienceCapture: boolean;
+                            broadcasts: boolean;
+                            abTesting: boolean;
+                            scheduledLinks: boolean;
+                            linkInBio: boolean;
+                            bioCustomTheme: boolean;
+                            mediaKit: boolean;
+                            dmAutomations: boolean;
+                            customDomains: boolean;
+                        };
+                    };
+                };
+            };
+            /** @description Default Response */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Default Response */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Default Response */
+            409: {
                 headers: {
                     [name: string]: unknown;
                 };

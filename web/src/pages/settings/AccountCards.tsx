@@ -1,5 +1,6 @@
 import { useState } from 'react';
 import { post } from '../../api/client';
+import type { Session } from '../../api/types';
 import { ConfirmDialog, useWrite, WriteForm } from '../../components/confirm';
 import { Banner, Button, Card, TextField } from '../../components/ui';
 import { useAuthed, useSession } from '../../session';
@@ -37,6 +38,49 @@ export function PasswordCard() {
           onChange={(event) => setForm({ ...form, newPassword: event.target.value })}
         />
       </WriteForm>
+    </Card>
+  );
+}
+
+/**
+ * Settings: leave the workspace one works in. Any role may; the last owner is refused by the server
+ * (409 last_owner, shown in the dialog), and one's only workspace cannot be left: that is deleting the
+ * account, the card below.
+ */
+export function LeaveWorkspaceCard() {
+  const session = useAuthed();
+  const { setSession } = useSession();
+  const [open, setOpen] = useState(false);
+  const name = session.org.name;
+  return (
+    <Card title="Leave this workspace">
+      {session.orgs.length < 2 ? (
+        <p className="hint">
+          {name} is your only workspace, so leaving it would leave you nowhere: delete your account instead.
+        </p>
+      ) : (
+        <>
+          <p>
+            You lose access to {name} at once; its links, pages and everything else stay with it. To come back
+            you need a new invite.
+          </p>
+          <Button variant="danger" onClick={() => setOpen(true)}>
+            Leave {name}
+          </Button>
+        </>
+      )}
+      <ConfirmDialog
+        open={open}
+        title={`Leave ${name}?`}
+        confirmLabel="Leave workspace"
+        onClose={() => setOpen(false)}
+        onConfirm={async () => {
+          setSession(await post<Session>('/account/leave'));
+          window.location.hash = '/links';
+        }}
+      >
+        <p>You will be switched to another of your workspaces.</p>
+      </ConfirmDialog>
     </Card>
   );
 }

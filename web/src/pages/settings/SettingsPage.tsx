@@ -4,7 +4,7 @@ import { Badge, Banner, Card, CopyButton, formatNumber, PageHeader } from '../..
 import { FEATURE_NAMES, TIER_NAMES, tierFor } from '../../plans';
 import { useAuthed } from '../../session';
 import { useApi } from '../../use-api';
-import { DeleteAccountCard, PasswordCard } from './AccountCards';
+import { DeleteAccountCard, LeaveWorkspaceCard, PasswordCard } from './AccountCards';
 import './settings.css';
 
 const nextTier = (tier: Tier): Tier | null => TIERS[TIERS.indexOf(tier) + 1] ?? null;
@@ -173,6 +173,7 @@ export function SettingsPage(_props: { params: Record<string, string>; path: str
 
       <div className="grid-2">
         <PasswordCard />
+        <LeaveWorkspaceCard />
         <DeleteAccountCard />
       </div>
     </div>
