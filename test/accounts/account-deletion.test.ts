@@ -78,6 +78,26 @@ for (const kind of storeKinds) {
       expect(after.statusCode).toBe(302);
       expect(after.headers.location).toMatch(/^https:\/\/example\.com\/launch/);
       const db = h.testStore.store.db;
+      // Its visits are no one's analytics any more: a live link's click, taken after the erased one's,
+      // reaches the rollups, and the erased organization's tables stay empty (checked below).
+      await elsewhere.as.member('POST', '/api/links', {
+        url: 'https://example.com/alive',
+        slug: 'alive-after',
+      });
+      expect((await visit('alive-after')).statusCode).toBe(302);
+      await expect
+        .poll(
+          async () =>
+            (
+              await db
+                .selectFrom('click_rollups')
+                .select('org_id')
+                .where('org_id', '=', elsewhere.orgId)
+                .execute()
+            ).length,
+          { timeout: 10_000 },
+        )
+        .toBeGreaterThan(0);
       const row = await db
         .selectFrom('links')
         .selectAll()

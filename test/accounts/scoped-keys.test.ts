@@ -43,7 +43,14 @@ for (const kind of storeKinds) {
 
       const listed = (await team.as.viewer('GET', '/api/keys')).json();
       expect(listed.error).toBe('forbidden_role');
-      const keys = (await team.as.owner('GET', '/api/keys')).json().keys;
+      // Last use is written off the request path (at most once a minute per key): wait for it to land.
+      const listKeys = async () => (await team.as.owner('GET', '/api/keys')).json().keys;
+      await expect
+        .poll(async () => (await listKeys()).find((k: { id: string }) => k.id === key.id)?.lastUsedAt, {
+          timeout: 10_000,
+        })
+        .toEqual(expect.any(String));
+      const keys = await listKeys();
       const row = keys.find((k: { id: string }) => k.id === key.id);
       expect(row).toEqual({
         id: key.id,
