@@ -10,8 +10,15 @@ import { createLinkBody, linkSchema, listQuery, updateLinkBody } from './schema.
 import type { LinkService } from './service.js';
 
 const archivedSchema = z.object({ archived: z.literal(true), note: z.string() });
+// Each item is validated on its own (a bad item is that item's error, not the request's), so the body
+// accepts any items; the document still describes them as create bodies.
+const { $schema: _, ...createLinkJsonSchema } = z.toJSONSchema(createLinkBody, {
+  io: 'input',
+  unrepresentable: 'any',
+});
+const bulkItem = z.unknown().meta(createLinkJsonSchema);
 const bulkBody = z
-  .object({ links: z.array(z.unknown()).min(1, 'Send 1 to 100 links').max(100, 'Send 1 to 100 links') })
+  .object({ links: z.array(bulkItem).min(1, 'Send 1 to 100 links').max(100, 'Send 1 to 100 links') })
   .strict();
 const bulkResult = z.object({ results: z.array(z.union([linkSchema, errorBody])) });
 

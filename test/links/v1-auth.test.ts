@@ -93,6 +93,10 @@ for (const kind of storeKinds) {
         expect.arrayContaining(['/v1/me', '/v1/links', '/v1/links/{id}', '/v1/links/{id}/archive']),
       );
       expect(doc.paths['/v1/links'].post.requestBody).toBeDefined();
+      // Bulk items are validated one by one, yet documented as create bodies (not as `{}`).
+      const bulk = doc.paths['/v1/links/bulk'].post.requestBody.content['application/json'].schema;
+      expect(bulk.properties.links.items.properties.url).toMatchObject({ type: 'string' });
+      expect(bulk.properties.links.items.required).toEqual(['url']);
       const docs = await h.app.inject({ method: 'GET', url: '/docs' });
       expect([200, 302]).toContain(docs.statusCode);
     });

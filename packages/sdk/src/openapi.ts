@@ -3177,7 +3177,43 @@ export interface operations {
         requestBody: {
             content: {
                 "application/json": {
-                    links: unknown[];
+                    links: {
+                        url: string;
+                        slug?: string;
+                        hostname?: string | null;
+                        tags?: string[] | null;
+                        folderId?: string | null;
+                        pixelIds?: string[] | null;
+                        captureEmails?: boolean;
+                        utm?: {
+                            source?: string;
+                            medium?: string;
+                            campaign?: string;
+                            term?: string;
+                            content?: string;
+                        } | null;
+                        routing?: {
+                            ios?: string;
+                            android?: string;
+                            desktop?: string;
+                            geo?: {
+                                [key: string]: string;
+                            };
+                        } | null;
+                        ab?: {
+                            u: string;
+                            w: number;
+                        }[] | null;
+                        sched?: {
+                            from: number;
+                            url: string;
+                        }[] | null;
+                        password?: string | null;
+                        expiresAt?: string | null;
+                        expiredUrl?: string | null;
+                        maxClicks?: number | null;
+                        publicStats?: boolean;
+                    }[];
                 };
             };
         };
@@ -9272,7 +9308,43 @@ export interface operations {
         requestBody: {
             content: {
                 "application/json": {
-                    links: unknown[];
+                    links: {
+                        url: string;
+                        slug?: string;
+                        hostname?: string | null;
+                        tags?: string[] | null;
+                        folderId?: string | null;
+                        pixelIds?: string[] | null;
+                        captureEmails?: boolean;
+                        utm?: {
+                            source?: string;
+                            medium?: string;
+                            campaign?: string;
+                            term?: string;
+                            content?: string;
+                        } | null;
+                        routing?: {
+                            ios?: string;
+                            android?: string;
+                            desktop?: string;
+                            geo?: {
+                                [key: string]: string;
+                            };
+                        } | null;
+                        ab?: {
+                            u: string;
+                            w: number;
+                        }[] | null;
+                        sched?: {
+                            from: number;
+                            url: string;
+                        }[] | null;
+                        password?: string | null;
+                        expiresAt?: string | null;
+                        expiredUrl?: string | null;
+                        maxClicks?: number | null;
+                        publicStats?: boolean;
+                    }[];
                 };
             };
         };
