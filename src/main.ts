@@ -203,7 +203,7 @@ export async function composeHosted(
     ...(redis ? { redis: redis.publisher } : {}),
     links,
     events,
-    emitEvent: (orgId, event, data) => emitEvent(orgId, event, data),
+    emitEvent,
   });
   const creatorStats = createCreatorStats({ analytics, store });
   const bioRepo = createBioRepo(store);

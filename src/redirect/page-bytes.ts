@@ -1,9 +1,8 @@
 import {
-  checkEscapeNonce,
-  checkTapToken,
+  checkedPageToken,
   type EscapePageHole,
   type EscapePageParts,
-  escapePageCspParts,
+  escapePageCsp,
 } from '../core/pages/index.js';
 
 /**
@@ -47,15 +46,12 @@ export function compilePageBytes(parts: EscapePageParts): PageBytes {
   const nonces = holes.filter((hole) => hole === 'nonce').length;
   const tokens = holes.length - nonces;
   const fixed = texts.reduce((sum, text) => sum + text.length, 0);
-  const { before, between, after } = escapePageCspParts({ pixels: parts.pixels });
-  const tap = parts.tap;
+  const { tap, pixels } = parts;
 
   return {
     tap,
     fill(nonce, tapToken) {
-      checkEscapeNonce(nonce);
-      const token = tap ? (tapToken ?? '') : '';
-      if (tap) checkTapToken(token);
+      const token = checkedPageToken(tap, nonce, tapToken);
       // Both values are ASCII once checked: one byte per character.
       const body = take(fixed + nonces * nonce.length + tokens * token.length);
       let at = 0;
@@ -66,9 +62,6 @@ export function compilePageBytes(parts: EscapePageParts): PageBytes {
       (texts[holes.length] as Buffer).copy(body, at);
       return body;
     },
-    csp(nonce) {
-      checkEscapeNonce(nonce);
-      return `${before}${nonce}${between}${nonce}${after}`;
-    },
+    csp: (nonce) => escapePageCsp(nonce, { pixels }),
   };
 }

@@ -36,7 +36,7 @@ const LANG = /^[A-Za-z]{2,8}(?:-[A-Za-z0-9]{1,8})*$/;
  * The Content-Security-Policy header of an escape page, as the text around its two nonces: compiled once
  * per pixel setting, so a response only joins `before + nonce + between + nonce + after`.
  */
-export interface EscapePageCspParts {
+interface EscapePageCspParts {
   before: string;
   between: string;
   after: string;
@@ -55,8 +55,8 @@ function cspParts(pixels: boolean): EscapePageCspParts {
 
 const CSP_PARTS = { plain: cspParts(false), pixels: cspParts(true) } as const;
 
-/** The CSP text around the nonce, for pages with or without pixels. The nonce must pass `checkEscapeNonce`. */
-export function escapePageCspParts(options: { pixels?: boolean } = {}): Readonly<EscapePageCspParts> {
+/** The CSP text around the nonce, for pages with or without pixels. */
+function escapePageCspParts(options: { pixels?: boolean } = {}): Readonly<EscapePageCspParts> {
   return options.pixels ? CSP_PARTS.pixels : CSP_PARTS.plain;
 }
 
@@ -125,7 +125,7 @@ export type EscapePageHole = 'nonce' | 'token';
 /**
  * A page compiled for one (destination, cell, strategy, options): its text with holes for what changes
  * per response. `texts` has one more entry than `holes`: text, hole, text, ..., text. Holes are filled
- * only with values that pass `checkEscapeNonce` / `checkTapToken` (ASCII, nothing to escape), so a
+ * only with values that pass `checkedPageToken` (ASCII, nothing to escape), so a
  * server may keep the texts as bytes and count the length of a response without encoding it.
  */
 export interface EscapePageParts {
@@ -182,9 +182,17 @@ function staticBytes(parts: PageParts, scripts: string): number {
   return UTF8.encode(headStart + headEnd + body + configBefore + configAfter + scripts).length;
 }
 
-/** Throws unless `token` is base64url segments joined by dots, as tap tokens are. */
-export function checkTapToken(token: string): void {
+/**
+ * Checks the values for a compiled page's holes and answers the token to fill in: throws unless the nonce is base64 / base64url and,
+ * on a page with a tap (`tap`), the token is base64url segments joined by dots, as tap tokens are. The
+ * token is '' on a page without a tap, whatever was given. Both are then ASCII with nothing to escape.
+ */
+export function checkedPageToken(tap: boolean, nonce: string, tapToken: string | undefined): string {
+  checkEscapeNonce(nonce);
+  if (!tap) return '';
+  const token = tapToken ?? '';
   if (!TAP_TOKEN.test(token)) throw new TypeError('escape page tap token must be base64url segments');
+  return token;
 }
 
 /**
@@ -250,9 +258,7 @@ export function compileEscapePageParts(input: EscapePageTemplate): EscapePagePar
 export function compileEscapePage(input: EscapePageTemplate): EscapePageRenderer {
   const { texts, holes, tap } = compileEscapePageParts(input);
   return (nonce: string, tapToken?: string) => {
-    checkEscapeNonce(nonce);
-    const token = tap ? (tapToken ?? '') : '';
-    if (tap) checkTapToken(token);
+    const token = checkedPageToken(tap, nonce, tapToken);
     let html = texts[0] ?? '';
     for (let i = 0; i < holes.length; i++)
       html += (holes[i] === 'nonce' ? nonce : token) + (texts[i + 1] ?? '');

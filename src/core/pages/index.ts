@@ -1,19 +1,16 @@
 export { escapeAttr, escapeHtml, jsonForScript, jsString, safeHref } from './escape-html.js';
 export type {
-  EscapePageCspParts,
   EscapePageHole,
   EscapePageInput,
   EscapePageParts,
   EscapePageTemplate,
 } from './escape-page.js';
 export {
-  checkEscapeNonce,
-  checkTapToken,
+  checkedPageToken,
   compileEscapePage,
   compileEscapePageParts,
   ESCAPE_PAGE_BUDGET,
   escapePageCsp,
-  escapePageCspParts,
   renderEscapePage,
 } from './escape-page.js';
 export type { ChooseStrategy, EscapeInstructions, EscapeKind, EscapePlan } from './escape-plan.js';
