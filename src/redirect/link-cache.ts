@@ -131,8 +131,10 @@ export async function createHostedLinkCache(options: HostedLinkCacheOptions): Pr
       await subscriber.subscribe(INVALIDATION_CHANNEL, ORG_INVALIDATION_CHANNEL);
       if (!missed) return;
       missed = false;
+      // Hostnames first: once the entries are gone, a visit to a new host must already find it.
+      const hosts = (await options.loadCustomHosts?.().catch(() => [])) ?? [];
+      for (const host of hosts) customHosts.add(host);
       entries.clear();
-      for (const host of (await options.loadCustomHosts?.().catch(() => [])) ?? []) customHosts.add(host);
     };
     subscriber.on('close', () => {
       missed = true;

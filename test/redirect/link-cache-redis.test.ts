@@ -65,3 +65,51 @@ describe.skipIf(redisSkipReason !== null)('link cache invalidations across a one
     expect(kept.get('', slug)).toBeUndefined();
   });
 });
+
+/**
+ * The subscriber itself is cut: on reconnect the instance drops its entries and reads the custom hostnames
+ * again. A visit that finds its entry gone must already find a hostname first used during the cut, so the
+ * hostnames are read before the entries go (a slow read once let a branded visit 404 in between).
+ */
+describe.skipIf(redisSkipReason !== null)('link cache reconnect of its own subscriber', () => {
+  it('knows the hostnames first used during the cut by the time its stale entries are dropped', async () => {
+    const target = new URL(redisUrl ?? 'redis://127.0.0.1:6379');
+    const proxy = await startTcpProxy({ host: target.hostname, port: Number(target.port || 6379) });
+    const publisher = new Redis(redisUrl ?? '', redisClientOptions);
+    const subscriber = new Redis(throughProxy(redisUrl ?? '', proxy), redisClientOptions);
+    for (const redis of [publisher, subscriber]) redis.on('error', () => undefined);
+    const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+    for (let i = 0; i < 100 && subscriber.status !== 'ready'; i++) await sleep(20);
+    let hostsInStore = ['old.example'];
+    const cache = await createHostedLinkCache({
+      capacity: 100,
+      ttlMs: 60_000,
+      customHosts: hostsInStore,
+      redis: { publisher, subscriber },
+      // A slow store: the read takes longer than the reconnect.
+      loadCustomHosts: async () => {
+        await sleep(300);
+        return hostsInStore;
+      },
+    });
+    try {
+      const slug = `r${randomBytes(6).toString('hex')}`;
+      cache.set({ host: '', slug } as HostedLinkEntry);
+      await proxy.cut();
+      for (let i = 0; i < 100 && subscriber.status === 'ready'; i++) await sleep(20);
+      hostsInStore = ['old.example', 'new.example'];
+      expect(cache.lookupHost('new.example')).toBe('');
+
+      proxy.restore();
+      for (let i = 0; i < 250 && cache.getStale('', slug); i++) await sleep(10);
+      expect(cache.getStale('', slug)).toBeUndefined();
+      expect(cache.lookupHost('new.example')).toBe('new.example');
+      expect(cache.lookupHost('old.example:443')).toBe('old.example');
+    } finally {
+      await cache.close();
+      publisher.disconnect();
+      subscriber.disconnect();
+      await proxy.close();
+    }
+  });
+});
