@@ -34,7 +34,7 @@ const { up } = await import(`${DIST}store/migrations/008-analytics.js`);
 const { featuresOf } = await import(`${DIST}accounts/plans.js`);
 const { createAnalyticsService } = await import(`${DIST}analytics/service.js`);
 const { createClickBuffer } = await import(`${DIST}analytics/click-buffer.js`);
-const { Increments, addClick, addOutcome, toRow } = await import(`${DIST}analytics/rollups.js`);
+const { Increments, addClicks, addOutcome, toRow } = await import(`${DIST}analytics/rollups.js`);
 const { insertMany, writeIncrements, BLOCKS_TABLE } = await import(`${DIST}analytics/bulk-insert.js`);
 const { packBlocks, blockValues } = await import(`${DIST}analytics/click-blocks.js`);
 const { createGroupCache } = await import(`${DIST}analytics/group-rollups.js`);
@@ -149,9 +149,7 @@ async function seed(store) {
     const raw = [];
     const taps = [];
     for (const click of clicks) {
-      const row = toRow(click);
-      raw.push(row);
-      addClick(inc, row);
+      raw.push(toRow(click));
       if (click.tapId !== null && random() < 0.7) {
         const r = random();
         const outcome = r < 0.55 ? 'opened' : r < 0.85 ? 'browser' : 'broken';
@@ -179,6 +177,8 @@ async function seed(store) {
         outcomes++;
       }
     }
+    // Folded by shape first, as the batch writer folds a batch (a day repeats each shape many times).
+    addClicks(inc, raw);
     // Rows of each rollup table in key order, so the inserts walk each index once.
     inc.rows.sort((x, y) => (x.link_id < y.link_id ? -1 : x.link_id > y.link_id ? 1 : 0));
     await db.transaction().execute(async (trx) => {
@@ -192,10 +192,11 @@ async function seed(store) {
       }
       const blocks = [...hours.values()].flatMap((rows) => packBlocks(rows));
       await insertMany(trx, store.dialect, BLOCKS_TABLE, blocks.map(blockValues));
-      for (let i = 0; i < taps.length; i += 500)
+      // 4,000 rows of 8 values a statement: within both databases' limits on bound values.
+      for (let i = 0; i < taps.length; i += 4000)
         await trx
           .insertInto('tap_outcomes')
-          .values(taps.slice(i, i + 500))
+          .values(taps.slice(i, i + 4000))
           .execute();
       await writeIncrements(trx, store.dialect, inc, groups);
     });

@@ -144,9 +144,14 @@ async function main() {
 
     // The bare server also serves byte-identical copies of both escape pages, each fetched once, so that
     // each page is compared with bare Node sending its own bytes (the hosted page is larger: tap token,
-    // beacon config).
+    // beacon config): the same body under the same headers (CSP, cache and content headers, one request's
+    // nonce frozen in), Node adding Date and Keep-Alive to both.
     const storeOnBare = async (path, url) => {
-      const page = await (await fetch(url, { headers: { 'user-agent': UA.instagramAndroid } })).text();
+      const response = await fetch(url, { headers: { 'user-agent': UA.instagramAndroid } });
+      const page = await response.text();
+      const headers = Object.fromEntries(
+        [...response.headers].filter(([name]) => !['date', 'connection', 'keep-alive'].includes(name)),
+      );
       const stored = new Promise((resolve) => {
         const onMessage = (message) => {
           if (message?.stored !== path) return;
@@ -155,7 +160,7 @@ async function main() {
         };
         bare.on('message', onMessage);
       });
-      bare.send({ path, page });
+      bare.send({ path, page, headers });
       await stored;
       return Buffer.byteLength(page);
     };
