@@ -2,7 +2,8 @@
 // clicks/s, on SQLite and (when DATABASE_URL_TEST is set) PostgreSQL. The store first holds BENCH_PRELOAD
 // clicks (default 1,000,000 over 90 days across 1,000 links, so the indexes are the size they are in
 // production, not empty), then BENCH_WRITER_CLICKS recorded clicks are flushed through the real buffer in
-// 1,000-row transactions: spread over the 1,000 links, then all on one hot link.
+// 1,000-row transactions: spread over the 1,000 links, then all on one hot link; last, clicks offered at a
+// steady BENCH_SUSTAINED_RATE (50,000/s) for BENCH_SUSTAINED_SECONDS (20) through the production defaults.
 // LINKHOP_DIST=<folder> runs another build (e.g. a copy of dist/ from before a change) for a before/after.
 import { randomUUID } from 'node:crypto';
 import { mkdtempSync, rmSync } from 'node:fs';
@@ -19,6 +20,9 @@ const LINKS = Number(process.env.BENCH_LINKS ?? 1000);
 const PRELOAD = Number(process.env.BENCH_PRELOAD ?? 1_000_000);
 const CLICKS = Number(process.env.BENCH_WRITER_CLICKS ?? 100_000);
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 3);
+/** The sustained scenario: clicks offered at this rate, for this long, as redirects record them. */
+const SUSTAINED_RATE = Number(process.env.BENCH_SUSTAINED_RATE ?? 50_000);
+const SUSTAINED_SECONDS = Number(process.env.BENCH_SUSTAINED_SECONDS ?? 20);
 const DAY = 86_400_000;
 const NOW = Date.now();
 
@@ -108,7 +112,48 @@ async function benchStore(name, store) {
       `${label.padEnd(28)} ${String(median).padStart(8)} clicks/s  (median of ${ROUNDS} x ${CLICKS} clicks; runs ${samples.map(Math.round).join(', ')})`,
     );
   }
+  rows.push({ store: name, ...(await sustained(store, orgId, links, random)) });
   return rows;
+}
+
+/**
+ * A viral hour in miniature: clicks arrive at SUSTAINED_RATE a second, spread over the links, through
+ * `record` with the production defaults (batch size adapting to the backlog, the memory bound), for
+ * SUSTAINED_SECONDS; then the buffer is stopped. The writer keeps up when every click is written, none is
+ * dropped, and the backlog stays bounded; the rate is clicks over the time until the last one is written.
+ */
+async function sustained(store, orgId, links, random) {
+  const errors = [];
+  const logger = { warn: () => {}, error: (details) => errors.push(details) };
+  const buffer = createClickBuffer({ store, logger });
+  buffer.start();
+  const started = Date.now();
+  let offered = 0;
+  let maxPending = 0;
+  while (Date.now() - started < SUSTAINED_SECONDS * 1000) {
+    const due = Math.floor(((Date.now() - started) / 1000) * SUSTAINED_RATE);
+    for (; offered < due; offered++)
+      buffer.record(makeClick(random, orgId, skewed(random, links), Date.now()));
+    maxPending = Math.max(maxPending, buffer.stats().pending);
+    await new Promise((resolve) => setTimeout(resolve, 5));
+  }
+  const offeredFor = (Date.now() - started) / 1000;
+  await buffer.stop();
+  const seconds = (Date.now() - started) / 1000;
+  const { written, dropped } = buffer.stats();
+  const result = {
+    scenario: `sustained ${SUSTAINED_RATE}/s over ${links.length} links for ${SUSTAINED_SECONDS} s`,
+    offered,
+    written,
+    dropped,
+    errors: errors.length,
+    maxPending,
+    clicksPerSecond: Math.round(written / seconds),
+  };
+  console.log(
+    `${result.scenario}: ${offered} offered in ${offeredFor.toFixed(1)} s, ${written} written by ${seconds.toFixed(1)} s = ${result.clicksPerSecond} clicks/s; ${dropped} dropped, ${errors.length} errors, backlog at most ${maxPending}`,
+  );
+  return result;
 }
 
 const results = [];

@@ -89,7 +89,6 @@ export function createAnalyticsRepo(store: Store) {
       await db.deleteFrom('click_batches').where('at', '<', beforeMs).execute();
     },
 
-    /** Stores a tap's outcome and its rollups; false when the tap already has one (the first wins). */
     /** The tap's first outcome with its rollups, and `within` in the same transaction; false for a repeat. */
     async insertOutcome(
       o: OutcomeRow,

@@ -77,13 +77,35 @@ export const cut = (value: string | null | undefined, max: number): string | nul
   value ? value.slice(0, max) : null;
 export const num = (value: unknown): number => Number(value ?? 0);
 
-function child<K, V>(map: Map<K, V>, key: K, make: () => V): V {
-  let value = map.get(key);
-  if (value === undefined) {
-    value = make();
-    map.set(key, value);
+/**
+ * One (organization, link, day) of a batch: its rows by dimension and value. A click counts in three
+ * (its link's day, the organization's day and 7-day block), so `addClick` looks the three up once and
+ * adds each dimension to them, instead of walking the whole tree for each of its twenty-odd increments.
+ */
+export class RollupScope {
+  private readonly byDimension = new Map<string, Map<string, Increment>>();
+
+  constructor(
+    private readonly rows: Increment[],
+    readonly orgId: string,
+    readonly linkId: string,
+    readonly day: number,
+  ) {}
+
+  add(dimension: string, value: string, count = 1): void {
+    let byValue = this.byDimension.get(dimension);
+    if (byValue === undefined) {
+      byValue = new Map();
+      this.byDimension.set(dimension, byValue);
+    }
+    const row = byValue.get(value);
+    if (row) row.count += count;
+    else {
+      const fresh = { org_id: this.orgId, link_id: this.linkId, day: this.day, dimension, value, count };
+      byValue.set(value, fresh);
+      this.rows.push(fresh);
+    }
   }
-  return value;
 }
 
 /**
@@ -93,20 +115,29 @@ function child<K, V>(map: Map<K, V>, key: K, make: () => V): V {
  */
 export class Increments {
   readonly rows: Increment[] = [];
-  private readonly root = new Map<string, Map<string, Map<number, Map<string, Map<string, Increment>>>>>();
+  private readonly root = new Map<string, Map<string, Map<number, RollupScope>>>();
+
+  scope(orgId: string, linkId: string, day: number): RollupScope {
+    let byLink = this.root.get(orgId);
+    if (byLink === undefined) {
+      byLink = new Map();
+      this.root.set(orgId, byLink);
+    }
+    let byDay = byLink.get(linkId);
+    if (byDay === undefined) {
+      byDay = new Map();
+      byLink.set(linkId, byDay);
+    }
+    let scope = byDay.get(day);
+    if (scope === undefined) {
+      scope = new RollupScope(this.rows, orgId, linkId, day);
+      byDay.set(day, scope);
+    }
+    return scope;
+  }
 
   add(orgId: string, linkId: string, day: number, dimension: string, value: string, count = 1): void {
-    const byLink = child(this.root, orgId, () => new Map());
-    const byDay = child(byLink, linkId, () => new Map());
-    const byDimension = child(byDay, day, () => new Map());
-    const byValue = child(byDimension, dimension, () => new Map());
-    const row = byValue.get(value);
-    if (row) row.count += count;
-    else {
-      const fresh = { org_id: orgId, link_id: linkId, day, dimension, value, count };
-      byValue.set(value, fresh);
-      this.rows.push(fresh);
-    }
+    this.scope(orgId, linkId, day).add(dimension, value, count);
   }
 }
 
@@ -191,6 +222,25 @@ function addAll(
   inc.add(org, '', weekOf(day), WEEKLY.get(dimension) ?? dimension, value, count);
 }
 
+/** The three scopes a click counts in; `add` counts a dimension in each (the week under its `/w` name). */
+class ClickScopes {
+  link: RollupScope;
+  orgDay: RollupScope;
+  orgWeek: RollupScope;
+
+  constructor(inc: Increments, org: string, link: string, day: number) {
+    this.link = inc.scope(org, link, day);
+    this.orgDay = inc.scope(org, '', day);
+    this.orgWeek = inc.scope(org, '', weekOf(day));
+  }
+
+  add(dimension: string, value: string, count: number): void {
+    this.link.add(dimension, value, count);
+    this.orgDay.add(dimension, value, count);
+    this.orgWeek.add(WEEKLY.get(dimension) ?? dimension, value, count);
+  }
+}
+
 /**
  * The rollup rows one click adds to: its link's, the organization's day (link_id '') and the
  * organization's 7-day block, so a 90-day organization read sums ~25 rows per value instead of 90. Only
@@ -200,18 +250,20 @@ function addAll(
 export function addClick(inc: Increments, row: ClickRow, count = 1): void {
   const day = Math.floor(row.at / DAY_MS);
   const { org_id: org, link_id: link } = row;
+  const scopes = new ClickScopes(inc, org, link, day);
   if (row.bot) {
-    addAll(inc, org, link, day, 'bot', '', count);
+    scopes.add('bot', '', count);
     return;
   }
-  addAll(inc, org, link, day, 'total', '', count);
-  addAll(inc, org, link, day, 'country', row.country ?? '', count);
-  addAll(inc, org, link, day, 'device', row.device, count);
-  addAll(inc, org, link, day, 'platform', row.platform_key ?? '', count);
-  addAll(inc, org, link, day, 'referrer', row.referrer_host ?? '', count);
-  addAll(inc, org, link, day, 'hour', HOURS[Math.floor(row.at / 3_600_000) % 24] ?? '0', count);
-  addAll(inc, org, null, day, 'link', link, count);
-  if (row.variant !== null) inc.add(org, link, day, 'variant', String(row.variant), count);
+  scopes.add('total', '', count);
+  scopes.add('country', row.country ?? '', count);
+  scopes.add('device', row.device, count);
+  scopes.add('platform', row.platform_key ?? '', count);
+  scopes.add('referrer', row.referrer_host ?? '', count);
+  scopes.add('hour', HOURS[Math.floor(row.at / 3_600_000) % 24] ?? '0', count);
+  scopes.orgDay.add('link', link, count);
+  scopes.orgWeek.add(WEEKLY.get('link') ?? 'link', link, count);
+  if (row.variant !== null) scopes.link.add('variant', String(row.variant), count);
   if (row.strategy) {
     const cell = cellValueOf({
       inApp: row.source_app,
@@ -219,7 +271,7 @@ export function addClick(inc: Increments, row: ClickRow, count = 1): void {
       platform: row.platform_key,
       strategy: row.strategy,
     });
-    if (cell !== null) addAll(inc, org, link, day, CELL, cell, count);
+    if (cell !== null) scopes.add(CELL, cell, count);
   }
 }
 

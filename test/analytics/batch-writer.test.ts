@@ -76,6 +76,7 @@ describe('batch sizes', () => {
 
 for (const kind of storeKinds) {
   describe.skipIf(kind.skipReason !== null)(`batch writer on ${kind.name}`, () => {
+    const parallel = kind.name === 'postgres' ? 2 : 1;
     let testStore: TestStore;
     let store: Store;
     beforeAll(async () => {
@@ -174,12 +175,51 @@ for (const kind of storeKinds) {
       const rows = forOrg(orgId, clicks(250, 2, 4));
       for (const row of rows) buffer.record(row);
       await buffer.flush();
-      expect(buffer.stats()).toMatchObject({ pending: 250, written: 0, failedFlushes: 1 });
+      // PostgreSQL writes two batches at once: both in flight failed, and the third never started.
+      expect(buffer.stats()).toMatchObject({ pending: 250, written: 0, failedFlushes: parallel });
       await buffer.stop();
       expect(buffer.stats()).toMatchObject({ pending: 0, written: 250, failedFlushes: 2 });
       const reference = randomUUID();
       await repo.writeClicks(forOrg(reference, clicks(250, 2, 4)));
       expect(await snapshot(orgId)).toEqual(await snapshot(reference));
+    });
+
+    it('writes two batches at once on PostgreSQL (one on SQLite), each once, none after a failure', async () => {
+      let writing = 0;
+      let most = 0;
+      const written: number[] = [];
+      let failAt = -1;
+      const buffer = createClickBuffer({
+        store,
+        maxRows: 100,
+        backlogRows: 100,
+        logger: silent,
+        write: async (batch) => {
+          writing += 1;
+          most = Math.max(most, writing);
+          await new Promise((resolve) => setTimeout(resolve, 20));
+          writing -= 1;
+          if (written.length === failAt) throw new Error('store down');
+          written.push(batch.length);
+        },
+      });
+      for (const row of forOrg(randomUUID(), clicks(550, 5, 5))) buffer.record(row);
+      await buffer.flush();
+      expect(most).toBe(parallel);
+      expect(written).toEqual([100, 100, 100, 100, 100, 50]);
+      expect(buffer.stats()).toMatchObject({ pending: 0, written: 550 });
+
+      // From the third write on the store fails: what was in flight fails, no other batch starts, and the
+      // failed batches are kept.
+      written.length = 0;
+      failAt = 2;
+      for (const row of forOrg(randomUUID(), clicks(550, 5, 5))) buffer.record(row);
+      await buffer.flush();
+      expect(written).toHaveLength(2);
+      expect(buffer.stats().pending).toBe(550 - written.reduce((sum, n) => sum + n, 0));
+      failAt = -1;
+      await buffer.flush();
+      expect(buffer.stats()).toMatchObject({ pending: 0, written: 1100, failedFlushes: parallel });
     });
 
     it('stop() drains a backlog many batches long, with clicks still arriving', async () => {
