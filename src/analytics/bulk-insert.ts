@@ -5,7 +5,8 @@ import type { Dialect } from '../store/database.js';
 type SqliteDatabase = SQLite.Database;
 
 import type { GroupCache } from './group-rollups.js';
-import type { AnalyticsDatabase, Increments } from './rollups.js';
+import type { Increments } from './increments.js';
+import type { AnalyticsDatabase } from './rollups.js';
 
 /** The batch writer's inserts: raw click rows and rollup increments, many rows per statement. */
 

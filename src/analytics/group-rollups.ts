@@ -2,7 +2,8 @@ import type SQLite from 'better-sqlite3';
 import { CompiledQuery, type Kysely, sql, type Transaction } from 'kysely';
 import type { Dialect } from '../store/database.js';
 import type { Database } from '../store/schema.js';
-import type { AnalyticsDatabase, Increments } from './rollups.js';
+import type { Increments } from './increments.js';
+import type { AnalyticsDatabase } from './rollups.js';
 import { WEEK, weekOf } from './rollups.js';
 
 /**

@@ -14,13 +14,13 @@ import type { ClickInput } from './click-input.js';
 import { createClickPartitions } from './click-partitions.js';
 import { createClickReads } from './click-reads.js';
 import { createGroupCache, lockGroups } from './group-rollups.js';
+import { Increments } from './increments.js';
 import { createRollupReads, type DayRange } from './rollup-reads.js';
 import {
   type AnalyticsDatabase,
   addClicks,
   addOutcome,
   cut,
-  Increments,
   type OutcomeRow,
   type Scope,
   toRow,

@@ -4,6 +4,7 @@ import type { Database } from '../store/schema.js';
 import { BatchNumbers } from './batch-numbers.js';
 import type { ClickInput } from './click-input.js';
 import { ALL_ORGS, CELL, CELL_OUTCOME, cellValueOf } from './escape-cells.js';
+import type { Increments, RollupScope } from './increments.js';
 
 /**
  * The write side of the rollups: which (link, day, dimension, value) rows a click or an outcome adds to.
@@ -64,82 +65,9 @@ export interface OutcomeRow {
   event?: { name: string; data: unknown };
 }
 
-export interface Increment {
-  org_id: string;
-  link_id: string;
-  day: number;
-  dimension: string;
-  value: string;
-  count: number;
-}
-
 export const cut = (value: string | null | undefined, max: number): string | null =>
   value ? value.slice(0, max) : null;
 export const num = (value: unknown): number => Number(value ?? 0);
-
-/**
- * One (organization, link, day) of a batch: its rows by dimension and value. A click counts in three
- * (its link's day, the organization's day and 7-day block), so `addClick` looks the three up once and
- * adds each dimension to them, instead of walking the whole tree for each of its twenty-odd increments.
- */
-export class RollupScope {
-  private readonly byDimension = new Map<string, Map<string, Increment>>();
-
-  constructor(
-    private readonly rows: Increment[],
-    readonly orgId: string,
-    readonly linkId: string,
-    readonly day: number,
-  ) {}
-
-  add(dimension: string, value: string, count = 1): void {
-    let byValue = this.byDimension.get(dimension);
-    if (byValue === undefined) {
-      byValue = new Map();
-      this.byDimension.set(dimension, byValue);
-    }
-    const row = byValue.get(value);
-    if (row) row.count += count;
-    else {
-      const fresh = { org_id: this.orgId, link_id: this.linkId, day: this.day, dimension, value, count };
-      byValue.set(value, fresh);
-      this.rows.push(fresh);
-    }
-  }
-}
-
-/**
- * Increments, one per rollup row, so each row is upserted once per batch (PostgreSQL requires it). Nested
- * maps rather than one composite string key: the ids repeat as the same string objects, whose hashes V8
- * caches, so a click costs a few lookups instead of building and hashing long keys.
- */
-export class Increments {
-  readonly rows: Increment[] = [];
-  private readonly root = new Map<string, Map<string, Map<number, RollupScope>>>();
-
-  scope(orgId: string, linkId: string, day: number): RollupScope {
-    let byLink = this.root.get(orgId);
-    if (byLink === undefined) {
-      byLink = new Map();
-      this.root.set(orgId, byLink);
-    }
-    let byDay = byLink.get(linkId);
-    if (byDay === undefined) {
-      byDay = new Map();
-      byLink.set(linkId, byDay);
-    }
-    let scope = byDay.get(day);
-    if (scope === undefined) {
-      scope = new RollupScope(this.rows, orgId, linkId, day);
-      byDay.set(day, scope);
-    }
-    return scope;
-  }
-
-  add(orgId: string, linkId: string, day: number, dimension: string, value: string, count = 1): void {
-    this.scope(orgId, linkId, day).add(dimension, value, count);
-  }
-}
 
 /** A click as stored: `ClickInput` checked and trimmed to the stored sizes. */
 export interface ClickRow {

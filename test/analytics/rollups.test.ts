@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { addClick, addClicks, type ClickRow, Increments, toRow } from '../../src/analytics/rollups.js';
+import { Increments } from '../../src/analytics/increments.js';
+import { addClick, addClicks, type ClickRow, toRow } from '../../src/analytics/rollups.js';
 import { clickInput, DAY, NOW } from './setup.js';
 
 /**
