@@ -298,7 +298,7 @@ async function benchStore(name, store) {
     );
   }
 
-  // The batch writer on the seeded store, flushing WRITER_CLICKS recorded clicks in 1,000-row transactions:
+  // The batch writer on the seeded store, flushing WRITER_CLICKS recorded clicks with the production batch sizes:
   // spread over every link and hour (the worst case for rollup rows), then one hot link (a load test).
   const random = prng(7);
   const spread = Array.from(
