@@ -1,8 +1,8 @@
 // node bench/click-writer.mjs (after `npx tsc -p tsconfig.build.json`): the batch writer's throughput in
 // clicks/s, on SQLite and (when DATABASE_URL_TEST is set) PostgreSQL. The store first holds BENCH_PRELOAD
 // clicks (default 1,000,000 over 90 days across 1,000 links, so the indexes are the size they are in
-// production, not empty), then BENCH_WRITER_CLICKS recorded clicks are flushed through the real buffer in
-// 1,000-row transactions: spread over the 1,000 links, then all on one hot link; last, clicks offered at a
+// production, not empty), then BENCH_WRITER_CLICKS recorded clicks are flushed through the real buffer with
+// its production batch sizes: spread over the links, then all on one hot link; last, clicks offered at a
 // steady BENCH_SUSTAINED_RATE (50,000/s) for BENCH_SUSTAINED_SECONDS (20) through the production defaults.
 // LINKHOP_DIST=<folder> runs another build (e.g. a copy of dist/ from before a change) for a before/after.
 import { randomUUID } from 'node:crypto';

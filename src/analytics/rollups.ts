@@ -135,35 +135,28 @@ const WEEKLY = new Map(
 );
 export const weekOf = (day: number): number => day - (day % 7);
 
-/** One count for the link, the organization's day and the organization's 7-day block. */
-function addAll(
-  inc: Increments,
-  org: string,
-  link: string | null,
-  day: number,
-  dimension: string,
-  value: string,
-  count = 1,
-) {
-  if (link !== null) inc.add(org, link, day, dimension, value, count);
-  inc.add(org, '', day, dimension, value, count);
-  inc.add(org, '', weekOf(day), WEEKLY.get(dimension) ?? dimension, value, count);
-}
+/**
+ * Where a click or an outcome counts: its link's day (none for organization-only counts), the
+ * organization's day and the organization's 7-day block, looked up once. `add` counts a dimension in each
+ * (the week under its `/w` name), `addToOrganization` in the organization's two only.
+ */
+class CountScopes {
+  readonly link: RollupScope | null;
+  private readonly orgDay: RollupScope;
+  private readonly orgWeek: RollupScope;
 
-/** The three scopes a click counts in; `add` counts a dimension in each (the week under its `/w` name). */
-class ClickScopes {
-  link: RollupScope;
-  orgDay: RollupScope;
-  orgWeek: RollupScope;
-
-  constructor(inc: Increments, org: string, link: string, day: number) {
-    this.link = inc.scope(org, link, day);
+  constructor(inc: Increments, org: string, link: string | null, day: number) {
+    this.link = link === null ? null : inc.scope(org, link, day);
     this.orgDay = inc.scope(org, '', day);
     this.orgWeek = inc.scope(org, '', weekOf(day));
   }
 
-  add(dimension: string, value: string, count: number): void {
-    this.link.add(dimension, value, count);
+  add(dimension: string, value: string, count = 1): void {
+    this.link?.add(dimension, value, count);
+    this.addToOrganization(dimension, value, count);
+  }
+
+  addToOrganization(dimension: string, value: string, count = 1): void {
     this.orgDay.add(dimension, value, count);
     this.orgWeek.add(WEEKLY.get(dimension) ?? dimension, value, count);
   }
@@ -178,7 +171,7 @@ class ClickScopes {
 export function addClick(inc: Increments, row: ClickRow, count = 1): void {
   const day = Math.floor(row.at / DAY_MS);
   const { org_id: org, link_id: link } = row;
-  const scopes = new ClickScopes(inc, org, link, day);
+  const scopes = new CountScopes(inc, org, link, day);
   if (row.bot) {
     scopes.add('bot', '', count);
     return;
@@ -189,9 +182,8 @@ export function addClick(inc: Increments, row: ClickRow, count = 1): void {
   scopes.add('platform', row.platform_key ?? '', count);
   scopes.add('referrer', row.referrer_host ?? '', count);
   scopes.add('hour', HOURS[Math.floor(row.at / 3_600_000) % 24] ?? '0', count);
-  scopes.orgDay.add('link', link, count);
-  scopes.orgWeek.add(WEEKLY.get('link') ?? 'link', link, count);
-  if (row.variant !== null) scopes.link.add('variant', String(row.variant), count);
+  scopes.addToOrganization('link', link, count);
+  if (row.variant !== null) scopes.link?.add('variant', String(row.variant), count);
   if (row.strategy) {
     const cell = cellValueOf({
       inApp: row.source_app,
@@ -240,10 +232,10 @@ export function addClicks(inc: Increments, rows: readonly ClickRow[]): void {
 }
 
 export function addOutcome(inc: Increments, o: OutcomeRow): void {
-  addAll(inc, o.orgId, o.linkId, o.day, 'outcome', o.outcome);
-  addAll(inc, o.orgId, o.linkId, o.day, 'platform_outcome', `${o.platformKey ?? ''}${SEP}${o.outcome}`);
-  if (o.variant !== null)
-    inc.add(o.orgId, o.linkId, o.day, 'variant_outcome', `${o.variant}${SEP}${o.outcome}`);
+  const scopes = new CountScopes(inc, o.orgId, o.linkId, o.day);
+  scopes.add('outcome', o.outcome);
+  scopes.add('platform_outcome', `${o.platformKey ?? ''}${SEP}${o.outcome}`);
+  if (o.variant !== null) scopes.link?.add('variant_outcome', `${o.variant}${SEP}${o.outcome}`);
   const cell = cellValueOf({
     inApp: o.sourceApp,
     os: o.device,
@@ -251,8 +243,8 @@ export function addOutcome(inc: Increments, o: OutcomeRow): void {
     strategy: o.strategy,
   });
   if (cell !== null) {
-    addAll(inc, o.orgId, o.linkId, o.day, CELL_OUTCOME, `${cell}${SEP}${o.outcome}`);
+    scopes.add(CELL_OUTCOME, `${cell}${SEP}${o.outcome}`);
     // Every organization's outcomes together, for the bandit (escape-cells.ts).
-    addAll(inc, ALL_ORGS, null, o.day, CELL_OUTCOME, `${cell}${SEP}${o.outcome}`);
+    new CountScopes(inc, ALL_ORGS, null, o.day).add(CELL_OUTCOME, `${cell}${SEP}${o.outcome}`);
   }
 }
