@@ -34,9 +34,9 @@ const PER_REQUEST = {
     'copied into a slab slice with 3 nonce splices; everything else precompiled per (link, cell, strategy)',
   hosted:
     'hosted escape page: per request = UA classification, destination choice, escape plan + bandit draw, ' +
-    'compiled page lookup, nonce, CSP header, tap token (JSON + base64url + HMAC-SHA256 from precomputed ' +
-    'pads), page bytes with 3 nonce + 2 token splices, click record (ring); everything else precompiled per ' +
-    '(link, cell, strategy)',
+    "compiled page lookup, nonce, CSP header, tap token (the visit's own fields as JSON + base64url after " +
+    "the cell's prefix, encoded once per page; HMAC-SHA256 from precomputed pads), page bytes with 3 nonce " +
+    '+ 2 token splices, click record (ring); everything else precompiled per (link, cell, strategy)',
 };
 
 const sleep = (ms) => new Promise((resolve) => setTimeout(resolve, ms));

@@ -259,7 +259,8 @@ export async function composeHosted(
     analytics: config.analytics
       ? {
           record: (click) => clicks.record(click),
-          issueTap: (context) => tapTokens.issue(context),
+          tapPrefix: (constant) => tapTokens.prefix(constant),
+          issueTap: (prefix, visit) => tapTokens.issueWith(prefix, visit),
           newTapId: randomUUID,
         }
       : null,

@@ -38,6 +38,20 @@ export interface TapContext {
 /** What the redirect knows at the visit; `exp` is added by `issue`. */
 export type TapIssue = Omit<TapContext, 'exp'>;
 
+/** What every visit of one link in one cell (in-app browser, OS, platform) with one strategy shares. */
+export type TapConstant = Pick<
+  TapIssue,
+  'linkId' | 'orgId' | 'slug' | 'shortHost' | 'platformKey' | 'sourceApp' | 'device' | 'strategy'
+>;
+
+/** What is a visit's own. */
+export type TapVisit = Pick<TapIssue, 'tapId' | 'country' | 'city' | 'ts' | 'variant'>;
+
+/** A cell's share of its tokens, encoded once (`prefix`), for `issueWith`. */
+export interface TapPrefix {
+  readonly encoded: string;
+}
+
 /** Claims a tap id once: true the first time, false for a replay. `ttlMs` bounds how long it is kept. */
 export type OneShot = (tapId: string, ttlMs: number) => Promise<boolean>;
 
@@ -50,13 +64,67 @@ export interface TapTokenOptions {
   oneShot?: OneShot;
 }
 
-const VERSION = 1;
+/**
+ * The payload layout. Version 2 puts the fields a cell shares first, so their encoding is kept per cell;
+ * version 1 (the visit's tap id first) is still read, for tokens issued before an upgrade.
+ */
+const VERSION = 2;
 const MAX_TOKEN_LENGTH = 2048;
 const SIGNATURE_LENGTH = 43; // base64url of 32 bytes
 
 const str = (value: unknown, max: number): value is string =>
   typeof value === 'string' && value.length > 0 && value.length <= max;
 const optStr = (value: unknown, max: number): value is string | null => value === null || str(value, max);
+
+const jsonOrNull = (value: string | null): string => (value === null ? 'null' : JSON.stringify(value));
+
+/** A signed payload's fields as a tap context, by layout version; null when malformed or expired. */
+function checkedContext(fields: unknown[], nowMs: number): TapContext | null {
+  const [version] = fields;
+  let named: unknown[];
+  if (version === 2) {
+    const [, linkId, orgId, slug, shortHost, platformKey, sourceApp, device, strategy, variant] = fields;
+    const [country, city, ts, exp, tapId] = fields.slice(10);
+    named = [tapId, linkId, orgId, slug, shortHost, platformKey, sourceApp, country, city, device, ts, exp];
+    named.push(variant, strategy);
+  } else if (version === 1) {
+    // Version 1: the same fields with the tap id first; the trailing strategy came later (null before).
+    named = fields.slice(1);
+    if (named.length === 13) named.push(null);
+  } else return null;
+  if (named.length !== 14) return null;
+  const [tapId, linkId, orgId, slug, shortHost, platformKey, sourceApp, country, city, device, ts, exp] =
+    named;
+  const [variant, strategy] = named.slice(12);
+  // Signed by us, so malformed content means a key or version mix-up: refuse rather than guess.
+  if (!str(tapId, 64) || !str(linkId, 64) || !str(orgId, 64) || !str(slug, 64) || !str(ts, 40)) return null;
+  if (typeof shortHost !== 'string' || shortHost.length > 253) return null;
+  if (!optStr(platformKey, 64) || !optStr(sourceApp, 64) || !optStr(country, 8)) return null;
+  if (!optStr(city, 128) || !optStr(device, 16)) return null;
+  if (typeof exp !== 'number' || !Number.isFinite(exp) || exp * 1000 <= nowMs) return null;
+  if (
+    variant !== null &&
+    !(Number.isInteger(variant) && (variant as number) >= 0 && (variant as number) < 16)
+  )
+    return null;
+  if (strategy !== null && !isEscapeStrategy(strategy)) return null;
+  return {
+    tapId,
+    linkId,
+    orgId,
+    slug,
+    shortHost,
+    platformKey,
+    sourceApp,
+    country,
+    city,
+    device,
+    ts,
+    exp,
+    variant: variant as number | null,
+    strategy,
+  };
+}
 
 export function createTapTokens(options: TapTokenOptions) {
   const ttlSeconds = options.ttlSeconds ?? 600;
@@ -80,75 +148,51 @@ export function createTapTokens(options: TapTokenOptions) {
     } catch {
       return null;
     }
-    if (!Array.isArray(fields) || fields[0] !== VERSION) return null;
-    const [
-      ,
-      tapId,
-      linkId,
-      orgId,
-      slug,
-      shortHost,
-      platformKey,
-      sourceApp,
-      country,
-      city,
-      device,
-      ts,
-      exp,
-      variant,
-      strategy = null,
-    ] = fields;
-    // Signed by us, so malformed content means a key or version mix-up: refuse rather than guess.
-    if (!str(tapId, 64) || !str(linkId, 64) || !str(orgId, 64) || !str(slug, 64) || !str(ts, 40)) return null;
-    if (typeof shortHost !== 'string' || shortHost.length > 253) return null;
-    if (!optStr(platformKey, 64) || !optStr(sourceApp, 64) || !optStr(country, 8)) return null;
-    if (!optStr(city, 128) || !optStr(device, 16)) return null;
-    if (typeof exp !== 'number' || !Number.isFinite(exp) || exp * 1000 <= now()) return null;
-    if (variant !== null && !(Number.isInteger(variant) && variant >= 0 && variant < 16)) return null;
-    if (strategy !== null && !isEscapeStrategy(strategy)) return null;
-    return {
-      tapId,
-      linkId,
-      orgId,
-      slug,
-      shortHost,
-      platformKey,
-      sourceApp,
-      country,
-      city,
-      device,
-      ts,
-      exp,
-      variant: variant as number | null,
-      strategy,
-    };
+    return Array.isArray(fields) ? checkedContext(fields, now()) : null;
+  }
+
+  /** The part of a token's payload shared by every visit of one link, cell and strategy: encoded once. */
+  function prefix(constant: TapConstant): TapPrefix {
+    const shared = JSON.stringify([
+      VERSION,
+      constant.linkId,
+      constant.orgId,
+      constant.slug,
+      constant.shortHost,
+      constant.platformKey,
+      constant.sourceApp,
+      constant.device,
+      constant.strategy ?? null,
+    ]);
+    const text = `${shared.slice(0, -1)},`;
+    // Whitespace after the comma (valid JSON) makes the bytes a multiple of 3: its base64url then ends on
+    // a whole group, so a visit's own fields are encoded alone and appended.
+    const padded = text + ' '.repeat((3 - (Buffer.byteLength(text) % 3)) % 3);
+    return { encoded: Buffer.from(padded).toString('base64url') };
+  }
+
+  /** A visit's token from its cell's prefix: only the visit's own fields are serialized and encoded. */
+  function issueWith(shared: TapPrefix, visit: TapVisit): string {
+    const exp = Math.floor(now() / 1000) + ttlSeconds;
+    const variant = visit.variant ?? null;
+    const own =
+      `${variant === null ? 'null' : variant},${jsonOrNull(visit.country)},${jsonOrNull(visit.city)},` +
+      `${JSON.stringify(visit.ts)},${exp},${JSON.stringify(visit.tapId)}]`;
+    const payload = shared.encoded + Buffer.from(own).toString('base64url');
+    return `${payload}.${sign(payload)}`;
   }
 
   return {
     ttlSeconds,
+    prefix,
+    issueWith,
 
-    /** A compact token: base64url(JSON array) + '.' + base64url(HMAC-SHA256). Pure and synchronous. */
+    /**
+     * A compact token: base64url(JSON array) + '.' + base64url(HMAC-SHA256). Pure and synchronous. The
+     * redirect keeps each cell's `prefix` and calls `issueWith`; this does both in one call.
+     */
     issue(ctx: TapIssue): string {
-      const exp = Math.floor(now() / 1000) + ttlSeconds;
-      const fields = [
-        VERSION,
-        ctx.tapId,
-        ctx.linkId,
-        ctx.orgId,
-        ctx.slug,
-        ctx.shortHost,
-        ctx.platformKey,
-        ctx.sourceApp,
-        ctx.country,
-        ctx.city,
-        ctx.device,
-        ctx.ts,
-        exp,
-        ctx.variant ?? null,
-        ctx.strategy ?? null,
-      ];
-      const payload = Buffer.from(JSON.stringify(fields)).toString('base64url');
-      return `${payload}.${sign(payload)}`;
+      return issueWith(prefix(ctx), ctx);
     },
 
     /** The context of a genuine, unexpired token, or null. Never throws. */

@@ -1,5 +1,6 @@
 import type { IncomingHttpHeaders, ServerResponse } from 'node:http';
 import type { FastifyReply } from 'fastify';
+import type { TapPrefix } from '../analytics/tap-tokens.js';
 import type { EscapeStrategy } from '../core/escape/index.js';
 import type { ChooseStrategy } from '../core/pages/escape-plan.js';
 import { compileEscapePageParts, type PagePixel } from '../core/pages/index.js';
@@ -40,7 +41,37 @@ export interface VisitOptions {
    * The outcome seam (hosted): issues this visit's tap token when, and only when, an escape page is
    * served; the page then reports its outcome to `reportUrl`.
    */
-  tap?: { reportUrl: string; issue: (target: AppTarget, strategy: EscapeStrategy) => string };
+  tap?: {
+    reportUrl: string;
+    /** `memo` is kept with the compiled page (one per destination, cell and strategy), for the issuer. */
+    issue: (target: AppTarget, strategy: EscapeStrategy, memo: PageMemo) => string;
+  };
+}
+
+/** What the tap issuer keeps per compiled page: its tokens' shared prefix (tap-tokens.ts). */
+export interface PageMemo {
+  tapPrefix?: TapPrefix;
+}
+
+/** A compiled page and its memo. */
+interface CachedPage {
+  bytes: PageBytes;
+  memo: PageMemo;
+}
+
+/**
+ * A destination's compiled pages, by the visitor's OS and in-app browser, the strategy, then the page's
+ * flags as a number: nested maps of strings the tables already hold, so a visit builds no key string.
+ */
+type PagesByCell = Map<string, Map<string | null, Map<string, Map<number, CachedPage>>>>;
+
+function levelOf<K, V>(map: Map<K, V>, key: K, make: () => V): V {
+  let value = map.get(key);
+  if (value === undefined) {
+    value = make();
+    map.set(key, value);
+  }
+  return value;
 }
 
 /** A response, independent of who writes it: Fastify's reply, or the raw fast path. */
@@ -63,22 +94,26 @@ export function createVisitResponder(options: VisitResponderOptions) {
   // Escape pages compiled to bytes per destination, cell and strategy, on the cell's first visit: a hit
   // only fills in the nonce and the tap token. A compiled link owns its destinations, so the WeakMap lets
   // its pages go with it when the link cache drops or reloads the link.
-  const pages = new WeakMap<CompiledDestination, Map<string, PageBytes>>();
+  const pages = new WeakMap<CompiledDestination, PagesByCell>();
   // A redirect to a given destination is always the same response: built once, then shared (read-only).
   const redirects = new WeakMap<CompiledDestination, VisitResponse>();
 
-  function pageFor(compiled: CompiledDestination, key: string, build: () => PageBytes): PageBytes {
-    let byVisitor = pages.get(compiled);
-    if (!byVisitor) {
-      byVisitor = new Map();
-      pages.set(compiled, byVisitor);
+  function pageFor(
+    compiled: CompiledDestination,
+    visitor: Visitor,
+    strategy: string,
+    flags: number,
+    build: () => PageBytes,
+  ): CachedPage {
+    let byCell = pages.get(compiled);
+    if (!byCell) {
+      byCell = new Map();
+      pages.set(compiled, byCell);
     }
-    let page = byVisitor.get(key);
-    if (!page) {
-      page = build();
-      byVisitor.set(key, page);
-    }
-    return page;
+    const byInApp = levelOf(byCell, visitor.os, () => new Map());
+    const byStrategy = levelOf(byInApp, visitor.inApp, () => new Map());
+    const byFlags = levelOf(byStrategy, strategy, () => new Map());
+    return levelOf(byFlags, flags, (): CachedPage => ({ bytes: build(), memo: {} }));
   }
 
   return function respondToVisit(
@@ -110,8 +145,8 @@ export function createVisitResponder(options: VisitResponderOptions) {
     const tap = visit.tap;
     // The strategy is part of the key: with the bandit, one cell's visitors get pages of several strategies.
     const strategy = decision.plan.strategy;
-    const key = `${visitor.os}|${visitor.inApp}|${strategy}|${branded}|${pixels.length}|${tap ? 't' : ''}`;
-    const page = pageFor(compiled, key, () =>
+    const flags = (branded ? 1 : 0) | (tap ? 2 : 0) | (pixels.length << 2);
+    const { bytes: page, memo } = pageFor(compiled, visitor, strategy, flags, () =>
       compilePageBytes(
         compileEscapePageParts({
           target: decision.target,
@@ -123,7 +158,7 @@ export function createVisitResponder(options: VisitResponderOptions) {
       ),
     );
     const pageNonce = nonce();
-    const tapToken = tap?.issue(decision.target, strategy);
+    const tapToken = tap?.issue(decision.target, strategy, memo);
     const body = page.fill(pageNonce, tapToken);
     return {
       status: 200,

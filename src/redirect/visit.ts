@@ -2,7 +2,7 @@
 import type { IncomingHttpHeaders } from 'node:http';
 import type { FastifyReply } from 'fastify';
 import type { ClickInput } from '../analytics/click-buffer.js';
-import type { TapIssue } from '../analytics/tap-tokens.js';
+import type { TapConstant, TapPrefix, TapVisit } from '../analytics/tap-tokens.js';
 import { cityOf, isoTimeOf, referrerHostOf } from '../analytics/visit.js';
 import type { EscapeStrategy } from '../core/escape/index.js';
 import { chooseDestination, expiryStateOf } from '../core/link-compile.js';
@@ -35,7 +35,9 @@ export interface HostedRedirectDeps extends RedirectExpiryDeps {
   /** Analytics: every visit recorded off the request path; escape pages carry a tap token. Null when off. */
   analytics: {
     record(click: ClickInput): void;
-    issueTap(context: TapIssue): string;
+    /** What a cell's tokens share, encoded once per compiled page. */
+    tapPrefix(constant: TapConstant): TapPrefix;
+    issueTap(prefix: TapPrefix, visit: TapVisit): string;
     newTapId(): string;
   } | null;
   /** Origin of the default host (BASE_URL), for the fallback page's absolute address. */
@@ -87,23 +89,26 @@ export function visitEntry(
     pixels: entry.pixels,
     tap: {
       reportUrl: TAP_REPORT_PATH,
-      issue: (target, used) => {
+      issue: (target, used, memo) => {
         tapId = analytics.newTapId();
         strategy = used;
-        return analytics.issueTap({
-          tapId,
+        // What the page's cell shares is encoded on its first visit and kept with the page.
+        memo.tapPrefix ??= analytics.tapPrefix({
           linkId: entry.id,
           orgId: entry.orgId,
           slug: entry.slug,
           shortHost: entry.host === '' ? deps.defaultHost : entry.host,
           platformKey: target.platformKey,
           sourceApp: visitor.inApp,
+          device,
+          strategy: used,
+        });
+        return analytics.issueTap(memo.tapPrefix, {
+          tapId,
           country,
           city,
-          device,
           ts: isoTimeOf(at),
           variant: choice.variant,
-          strategy: used,
         });
       },
     },

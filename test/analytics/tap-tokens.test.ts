@@ -26,6 +26,11 @@ const ctx: TapIssue = {
   strategy: 'scheme',
 };
 
+/** A token's payload fields, as signed. */
+function payloadFields(token: string): unknown[] {
+  return JSON.parse(Buffer.from(token.split('.')[0] as string, 'base64url').toString()) as unknown[];
+}
+
 /** A token signed as the issuer signs, from the raw payload fields (older or tampered layouts). */
 function signFields(fields: unknown[]): string {
   const key = createHmac('sha256', SECRET).update('linkhop/tap-token/v1').digest();
@@ -83,20 +88,45 @@ describe('tap tokens', () => {
     expect(tokens.verify(token)).not.toBeNull();
   });
 
-  it('carries the escape strategy; tokens issued before the field existed still verify, with a null strategy', () => {
-    const token = tokens.issue(ctx);
-    const fields = JSON.parse(
-      Buffer.from(token.split('.')[0] as string, 'base64url').toString(),
-    ) as unknown[];
-    expect(fields.at(-1)).toBe('scheme');
-    // The layout before per-cell outcomes: the same fields without the trailing strategy.
-    const older = signFields(fields.slice(0, -1));
-    expect(tokens.verify(older)).toEqual({ ...ctx, strategy: null, exp: fields[12] });
+  it('carries the escape strategy; a token signed with an unknown one is refused', () => {
+    expect(tokens.verify(tokens.issue(ctx))?.strategy).toBe('scheme');
     // No strategy given: null, not a guess.
     const { strategy: _omit, ...withoutStrategy } = ctx;
     expect(tokens.verify(tokens.issue(withoutStrategy))?.strategy).toBeNull();
     // Signed by us but naming no strategy we know: refused rather than counted in a cell of its own.
-    expect(tokens.verify(signFields([...fields.slice(0, -1), 'teleport']))).toBeNull();
+    const fields = payloadFields(tokens.issue(ctx));
+    expect(fields[8]).toBe('scheme');
+    expect(tokens.verify(signFields(fields.with(8, 'teleport')))).toBeNull();
+  });
+
+  it('still reads version 1 tokens (tap id first), with and without the trailing strategy', () => {
+    const exp = Math.floor(clock / 1000) + 600;
+    const v1: unknown[] = [1, ctx.tapId, ctx.linkId, ctx.orgId, ctx.slug, ctx.shortHost, ctx.platformKey];
+    v1.push(ctx.sourceApp, ctx.country, ctx.city, ctx.device, ctx.ts, exp, ctx.variant);
+    expect(tokens.verify(signFields([...v1, 'scheme']))).toEqual({ ...ctx, exp });
+    expect(tokens.verify(signFields(v1))).toEqual({ ...ctx, strategy: null, exp });
+    expect(tokens.verify(signFields([...v1, 'teleport']))).toBeNull();
+    expect(tokens.verify(signFields([3, ...v1.slice(1)]))).toBeNull();
+  });
+
+  it('a cell prefix kept across visits gives the same token as a whole issue, whatever its byte length', () => {
+    // Slugs of every length modulo 3, and a multi-byte character, exercise the prefix's padding.
+    for (const slug of ['a', 'ab', 'abc', 'abcd', 'käse', 'kä', 'k']) {
+      const cell = { ...ctx, slug, shortHost: 'bücher.example' };
+      const shared = tokens.prefix(cell);
+      const own = {
+        tapId: ctx.tapId,
+        country: ctx.country,
+        city: ctx.city,
+        ts: ctx.ts,
+        variant: ctx.variant,
+      };
+      for (const visit of [own, { ...own, tapId: randomUUID(), city: null, country: null, variant: null }]) {
+        const token = tokens.issueWith(shared, visit);
+        expect(token).toBe(tokens.issue({ ...cell, ...visit }));
+        expect(tokens.verify(token)).toEqual({ ...cell, ...visit, exp: Math.floor(clock / 1000) + 600 });
+      }
+    }
   });
 
   it('redeems once: a replay of a genuine token is refused', async () => {
