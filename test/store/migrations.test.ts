@@ -1,3 +1,4 @@
+import { sql } from 'kysely';
 import { describe, expect, it } from 'vitest';
 import { migrateToLatest } from '../../src/store/database.js';
 import { pingStore } from '../../src/store/health.js';
@@ -37,6 +38,28 @@ for (const kind of storeKinds) {
         await testStore.dispose();
       }
     });
+
+    it.skipIf(kind.name !== 'postgres')(
+      'leaves a fifth of each rollup page free, for updates in place',
+      async () => {
+        const testStore = await kind.create();
+        try {
+          const { rows } = await sql<{ relname: string; reloptions: string[] | null }>`
+          select relname, reloptions from pg_class
+          where relkind = 'r' and relnamespace = current_schema()::regnamespace
+            and relname in ('click_rollups', 'org_rollups', 'group_rollups', 'links')
+          order by relname`.execute(testStore.store.db);
+          expect(rows).toEqual([
+            { relname: 'click_rollups', reloptions: ['fillfactor=80'] },
+            { relname: 'group_rollups', reloptions: ['fillfactor=80'] },
+            { relname: 'links', reloptions: null },
+            { relname: 'org_rollups', reloptions: ['fillfactor=80'] },
+          ]);
+        } finally {
+          await testStore.dispose();
+        }
+      },
+    );
 
     it('keeps (host, slug) unique', async () => {
       const testStore = await kind.create();

@@ -20,6 +20,7 @@ import * as linkExpiry from './020-link-expiry.js';
 import * as teams from './021-teams.js';
 import * as auditLog from './022-audit-log.js';
 import * as imports from './023-imports.js';
+import * as rollupFillfactor from './024-rollup-fillfactor.js';
 
 /**
  * One ordered set of migrations for both dialects, listed in code (not read from a folder) so the
@@ -47,6 +48,7 @@ const migrations: Record<string, Migration> = {
   '021-teams': teams,
   '022-audit-log': auditLog,
   '023-imports': imports,
+  '024-rollup-fillfactor': rollupFillfactor,
 };
 
 export const migrationProvider: MigrationProvider = {
