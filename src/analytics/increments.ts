@@ -14,8 +14,9 @@ export interface Increment {
 
 /**
  * One (organization, link, day) of a batch: its rows by dimension and value. A click counts in three
- * (its link's day, the organization's day and 7-day block), so `addClick` looks the three up once and
- * adds each dimension to them, instead of walking the whole tree for each of its twenty-odd increments.
+ * (its link's day, the organization's day and 7-day block), so it looks the three up once and adds each
+ * dimension to them (`CountScopes` in rollups.ts), instead of walking the whole tree for each of its
+ * twenty-odd increments.
  */
 export class RollupScope {
   private readonly byDimension = new Map<string, Map<string, Increment>>();
@@ -69,9 +70,5 @@ export class Increments {
       byDay.set(day, scope);
     }
     return scope;
-  }
-
-  add(orgId: string, linkId: string, day: number, dimension: string, value: string, count = 1): void {
-    this.scope(orgId, linkId, day).add(dimension, value, count);
   }
 }
