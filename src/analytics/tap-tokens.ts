@@ -83,10 +83,25 @@ function checkedContext(fields: unknown[], nowMs: number): TapContext | null {
   const [version] = fields;
   let named: unknown[];
   if (version === 2) {
-    const [, linkId, orgId, slug, shortHost, platformKey, sourceApp, device, strategy, variant] = fields;
-    const [country, city, ts, exp, tapId] = fields.slice(10);
-    named = [tapId, linkId, orgId, slug, shortHost, platformKey, sourceApp, country, city, device, ts, exp];
-    named.push(variant, strategy);
+    // Version 2: what a cell shares first, then the visit's own fields (see `prefix` and `issueWith`).
+    const [, linkId, orgId, slug, shortHost, platformKey, sourceApp, device, strategy, ...own] = fields;
+    const [variant, country, city, ts, exp, tapId] = own;
+    named = [
+      tapId,
+      linkId,
+      orgId,
+      slug,
+      shortHost,
+      platformKey,
+      sourceApp,
+      country,
+      city,
+      device,
+      ts,
+      exp,
+      variant,
+      strategy,
+    ];
   } else if (version === 1) {
     // Version 1: the same fields with the tap id first; the trailing strategy came later (null before).
     named = fields.slice(1);

@@ -65,7 +65,10 @@ interface CachedPage {
  */
 type PagesByCell = Map<string, Map<string | null, Map<string, Map<number, CachedPage>>>>;
 
-function levelOf<K, V>(map: Map<K, V>, key: K, make: () => V): V {
+/** An empty level of PagesByCell: one function for every visit, not a closure per lookup. */
+const newLevel = <K, V>(): Map<K, V> => new Map();
+
+function levelOf<K, V>(map: Map<K, V>, key: K, make: () => NoInfer<V>): V {
   let value = map.get(key);
   if (value === undefined) {
     value = make();
@@ -110,9 +113,9 @@ export function createVisitResponder(options: VisitResponderOptions) {
       byCell = new Map();
       pages.set(compiled, byCell);
     }
-    const byInApp = levelOf(byCell, visitor.os, () => new Map());
-    const byStrategy = levelOf(byInApp, visitor.inApp, () => new Map());
-    const byFlags = levelOf(byStrategy, strategy, () => new Map());
+    const byInApp = levelOf(byCell, visitor.os, newLevel);
+    const byStrategy = levelOf(byInApp, visitor.inApp, newLevel);
+    const byFlags = levelOf(byStrategy, strategy, newLevel);
     return levelOf(byFlags, flags, (): CachedPage => ({ bytes: build(), memo: {} }));
   }
 
