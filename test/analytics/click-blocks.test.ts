@@ -6,7 +6,7 @@ import { createAnalyticsRepo } from '../../src/analytics/repo.js';
 import { type ClickRow, toRow } from '../../src/analytics/rollups.js';
 import { migrateToLatest, type Store } from '../../src/store/database.js';
 import { migrationProvider } from '../../src/store/migrations/index.js';
-import { sqliteKind, storeKinds, type TestStore } from '../helpers/stores.js';
+import { despiteSchemaDrops, sqliteKind, storeKinds, type TestStore } from '../helpers/stores.js';
 import { clickInput, NOW, storedClicks } from './setup.js';
 
 /**
@@ -242,8 +242,7 @@ for (const kind of storeKinds) {
           ...(own.schema ? { migrationTableSchema: own.schema } : {}),
         });
         // Back to before 012 (later migrations, such as 013-click-batches, go down first).
-        const down = await migrator.migrateTo('011-audience');
-        expect(down.error).toBeUndefined();
+        const down = await despiteSchemaDrops(() => migrator.migrateTo('011-audience'));
         expect(down.results?.map((result) => result.migrationName)).toContain('012-click-blocks');
         const old = Array.from({ length: 2503 }, (_, i) => ({
           id: `${String(i).padStart(8, '0')}-0000-7000-8000-000000000000`,
@@ -267,7 +266,9 @@ for (const kind of storeKinds) {
             .insertInto('clicks')
             .values(old.slice(i, i + 500))
             .execute();
-        expect((await migrateToLatest(own.store)).applied).toContain('012-click-blocks');
+        expect((await despiteSchemaDrops(() => migrateToLatest(own.store))).applied).toContain(
+          '012-click-blocks',
+        );
         const moved = await storedClicks(own.store, 'org-m');
         expect(moved.map((c) => `${c.linkId} ${c.at} ${c.bot}`).sort()).toEqual(
           old.map((c) => `${c.link_id} ${c.at} ${c.bot === 1}`).sort(),

@@ -56,17 +56,7 @@ export const postgresKind: StoreKind = {
     await admin.query(`create schema ${schema}`);
     await admin.end();
     const store = openStore(postgresUrl, { schema, maxConnections: 4 });
-    // Kysely's migrator introspects every schema; a parallel suite dropping its own schema mid-scan makes
-    // that scan fail with "does not exist". Such a failure is about the other schema: try again.
-    for (let attempt = 1; ; attempt++) {
-      try {
-        await migrateToLatest(store);
-        break;
-      } catch (error) {
-        if (attempt >= 5 || !/does not exist/.test(String(error))) throw error;
-        await new Promise((resolve) => setTimeout(resolve, 50 * attempt));
-      }
-    }
+    await despiteSchemaDrops(() => migrateToLatest(store));
     return {
       store,
       url: postgresUrl,
@@ -81,6 +71,25 @@ export const postgresKind: StoreKind = {
     };
   },
 };
+
+/**
+ * Runs a migration on PostgreSQL again when it failed on another schema: Kysely's migrator introspects
+ * every schema, and a parallel suite dropping its own schema mid-scan makes that scan fail with "does not
+ * exist". A result carrying an error (Migrator.migrateTo) counts as a failure.
+ */
+export async function despiteSchemaDrops<T>(run: () => Promise<T>): Promise<T> {
+  for (let attempt = 1; ; attempt++) {
+    try {
+      const result = await run();
+      const error = (result as { error?: unknown } | null | undefined)?.error;
+      if (error !== undefined) throw error;
+      return result;
+    } catch (error) {
+      if (attempt >= 5 || !/does not exist/.test(String(error))) throw error;
+      await new Promise((resolve) => setTimeout(resolve, 50 * attempt));
+    }
+  }
+}
 
 export const storeKinds: StoreKind[] = [sqliteKind, postgresKind];
 
