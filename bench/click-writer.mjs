@@ -5,6 +5,7 @@
 // its production batch sizes: spread over the links, then all on one hot link; last, clicks offered at a
 // steady BENCH_SUSTAINED_RATE (50,000/s) for BENCH_SUSTAINED_SECONDS (20) through the production defaults.
 // LINKHOP_DIST=<folder> runs another build (e.g. a copy of dist/ from before a change) for a before/after.
+// BENCH_STORES=postgres (or sqlite) runs one database only.
 import { randomUUID } from 'node:crypto';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -23,6 +24,7 @@ const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 3);
 /** The sustained scenario: clicks offered at this rate, for this long, as redirects record them. */
 const SUSTAINED_RATE = Number(process.env.BENCH_SUSTAINED_RATE ?? 50_000);
 const SUSTAINED_SECONDS = Number(process.env.BENCH_SUSTAINED_SECONDS ?? 20);
+const STORES = (process.env.BENCH_STORES ?? 'sqlite,postgres').split(',');
 const DAY = 86_400_000;
 const NOW = Date.now();
 
@@ -157,20 +159,22 @@ async function sustained(store, orgId, links, random) {
 }
 
 const results = [];
-const dir = mkdtempSync(join(tmpdir(), 'linkhop-bench-writer-'));
-try {
-  const sqlite = openStore(`sqlite:${join(dir, 'writer.db')}`);
+if (STORES.includes('sqlite')) {
+  const dir = mkdtempSync(join(tmpdir(), 'linkhop-bench-writer-'));
   try {
-    results.push(...(await benchStore('SQLite', sqlite)));
+    const sqlite = openStore(`sqlite:${join(dir, 'writer.db')}`);
+    try {
+      results.push(...(await benchStore('SQLite', sqlite)));
+    } finally {
+      await sqlite.close();
+    }
   } finally {
-    await sqlite.close();
+    rmSync(dir, { recursive: true, force: true });
   }
-} finally {
-  rmSync(dir, { recursive: true, force: true });
 }
 
 const postgresUrl = process.env.DATABASE_URL_TEST;
-if (postgresUrl) {
+if (postgresUrl && STORES.includes('postgres')) {
   const schema = `bench_writer_${Date.now().toString(36)}`;
   const admin = new pg.Client({ connectionString: postgresUrl });
   await admin.connect();
@@ -184,6 +188,6 @@ if (postgresUrl) {
     await admin.end();
   }
 } else {
-  console.log('\nDATABASE_URL_TEST is not set: PostgreSQL skipped');
+  console.log('\nPostgreSQL skipped (DATABASE_URL_TEST unset, or BENCH_STORES without postgres)');
 }
 console.log(`\n${JSON.stringify({ bench: 'click-writer', results })}`);
