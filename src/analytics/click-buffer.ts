@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import type { Store } from '../store/database.js';
 import type { ClickInput } from './click-input.js';
+import { takeLane } from './click-lanes.js';
 import type { ClickSpill } from './click-spill.js';
 import { type AnalyticsRepo, createAnalyticsRepo } from './repo.js';
 
@@ -19,12 +20,13 @@ export interface ClickBufferOptions {
   /** Rows per batch (one transaction each); reaching it also starts a flush before the tick. */
   maxRows?: number;
   /**
-   * Rows per batch while a backlog of two batches or more waits (default 200,000 on PostgreSQL, 5,000 on
+   * Rows per batch while a backlog of two batches or more waits (default 100,000 on PostgreSQL, 5,000 on
    * SQLite; with only `maxRows` given, `maxRows`). A transaction's cost is mostly its rollup upserts, and
    * clicks spread over many links share few: over 10,000 links, 5,000 such clicks made 6.2 rollup rows a
-   * click, 50,000 made 3.0, 200,000 made 1.5. Under a sustained load this is what lets the writer keep up
-   * instead of reaching `maxBuffered`: the busier the backlog, the fewer rows a click costs. SQLite commits
-   * synchronously, so its batches stay short enough not to hold the loop.
+   * click, 50,000 made 3.0, 200,000 made 1.5. A PostgreSQL batch holds one of two lanes of links, so its
+   * 100,000 clicks share rows as 200,000 over every link did. Under a sustained load this is what lets the
+   * writer keep up instead of reaching `maxBuffered`: the busier the backlog, the fewer rows a click costs.
+   * SQLite commits synchronously, so its batches stay short enough not to hold the loop.
    */
   backlogRows?: number;
   /**
@@ -34,11 +36,11 @@ export interface ClickBufferOptions {
    */
   maxBuffered?: number;
   /**
-   * Batches written at once (default 2 on PostgreSQL, 1 on SQLite). With two, the next batch is folded and
-   * packed here while the database upserts the last one, and the database writes both on two connections:
-   * over 10,000 links a 200,000-click batch spent 2.2 s in this thread and 3.9 s in PostgreSQL, one after
-   * the other. Rollup rows go in key order in every batch, so two batches touching the same rows wait for
-   * each other instead of deadlocking. SQLite writes synchronously: one at a time.
+   * Batches written at once (default 2 on PostgreSQL, 1 on SQLite), each from its own lane of links
+   * (click-lanes.ts): one lane's batch is folded and packed here while the database upserts another's,
+   * and the database writes them on separate connections without waiting on each other's row locks. Over
+   * 10,000 links a 200,000-click batch spent 2.2 s in this thread and 3.9 s in PostgreSQL. SQLite writes
+   * synchronously: one at a time.
    */
   parallelBatches?: number;
   /** Where clicks go while the store fails (click-spill.ts); replayed exactly once when it is back. */
@@ -66,6 +68,8 @@ const PRUNE_EVERY_MS = 3_600_000;
 
 interface Batch {
   clicks: ClickInput[];
+  /** Its lane of links (click-lanes.ts); a retry goes back to it. Spilled segments hold every lane's. */
+  lane: number;
   /** Written at most once under this id (click_batches). */
   id: string | undefined;
   /** Set when the batch is a spilled segment: its file goes once the batch is written. */
@@ -88,7 +92,7 @@ export function createClickBuffer(options: ClickBufferOptions) {
   const maxRows = options.maxRows ?? 1000;
   const postgres = options.store?.dialect === 'postgres';
   const backlogRows = Math.max(
-    options.backlogRows ?? (options.maxRows === undefined ? (postgres ? 200_000 : 5000) : maxRows),
+    options.backlogRows ?? (options.maxRows === undefined ? (postgres ? 100_000 : 5000) : maxRows),
     maxRows,
   );
   const maxBuffered = Math.max(options.maxBuffered ?? (postgres ? 400_000 : 100_000), backlogRows);
@@ -112,20 +116,25 @@ export function createClickBuffer(options: ClickBufferOptions) {
   let lastPrune = 0;
   const stats = { written: 0, dropped: 0, failedFlushes: 0 };
 
-  /** The next batch to write: a failed one first, then spilled segments, then what is pending. */
-  function nextBatch(): Batch | null {
-    const retry = retries.shift();
-    if (retry) return retry;
-    const segment = spill?.next();
+  /**
+   * The next batch of a lane: its failed one first, then (lane 0) spilled segments, then its share of what
+   * is pending.
+   */
+  function nextBatch(lane: number): Batch | null {
+    const retry = retries.findIndex((batch) => batch.lane === lane);
+    if (retry !== -1) return retries.splice(retry, 1)[0] as Batch;
+    const segment = lane === 0 ? spill?.next() : undefined;
     if (segment) {
       if (segment.unreadable > 0)
         logger.warn({ segment: segment.id, lost: segment.unreadable }, 'spilled clicks unreadable');
-      return { clicks: segment.clicks, id: segment.id, segment: true };
+      return { clicks: segment.clicks, lane, id: segment.id, segment: true };
     }
     if (pending.length === 0) return null;
-    const clicks = pending.slice(0, pending.length >= 2 * maxRows ? backlogRows : maxRows);
-    pending = pending.slice(clicks.length);
-    return { clicks, id: idEveryBatch ? `b-${randomUUID()}` : undefined, segment: false };
+    const limit = pending.length >= 2 * maxRows ? backlogRows : maxRows;
+    const { taken, rest } = takeLane(pending, lane, parallel, limit);
+    if (taken.length === 0) return null;
+    pending = rest;
+    return { clicks: taken, lane, id: idEveryBatch ? `b-${randomUUID()}` : undefined, segment: false };
   }
 
   /**
@@ -154,31 +163,31 @@ export function createClickBuffer(options: ClickBufferOptions) {
   }
 
   /**
-   * Writes batches, up to `parallel` at once, until there is nothing left or the store fails; a failed
-   * batch is kept as it was, and no new batch starts once one has failed.
+   * Writes batches, one per lane at once, until there is nothing left or the store fails; a failed batch
+   * is kept as it was, and no new batch starts once one has failed.
    */
   async function drain(): Promise<void> {
-    const writing = new Set<Promise<void>>();
-    // The spill answers its oldest segment until it is removed: one in flight is not started twice.
-    const segmentsWriting = new Set<string>();
+    const writing = new Map<number, Promise<void>>();
     let failed = false;
     for (let first = true; ; first = false) {
       // SQLite answers synchronously: without a macrotask between batches a backlog would hold the event
       // loop, and the redirects with it, until it is written.
       if (!first) await new Promise((resolve) => setImmediate(resolve));
-      while (!failed && writing.size < parallel) {
-        const batch = nextBatch();
-        if (!batch || (batch.segment && segmentsWriting.has(batch.id as string))) break;
-        if (batch.segment) segmentsWriting.add(batch.id as string);
-        const written: Promise<void> = writeBatch(batch).then((ok) => {
-          writing.delete(written);
-          if (batch.segment) segmentsWriting.delete(batch.id as string);
-          if (!ok) failed = true;
-        });
-        writing.add(written);
+      // Lane 0 alone takes spilled segments, one at a time: the spill answers its oldest until removed.
+      for (let lane = 0; lane < parallel && !failed; lane++) {
+        if (writing.has(lane)) continue;
+        const batch = nextBatch(lane);
+        if (!batch) continue;
+        writing.set(
+          lane,
+          writeBatch(batch).then((ok) => {
+            writing.delete(lane);
+            if (!ok) failed = true;
+          }),
+        );
       }
       if (writing.size === 0) break;
-      await Promise.race(writing);
+      await Promise.race(writing.values());
     }
     failing = failed;
   }
