@@ -177,16 +177,6 @@ export function sqliteHandle(database: {
   };
 }
 
-const byKey = (a: readonly unknown[], b: readonly unknown[], key: readonly number[]): number => {
-  for (const i of key) {
-    const [x, y] = [a[i] as string | number, b[i] as string | number];
-    if (x !== y) return x < y ? -1 : 1;
-  }
-  return 0;
-};
-const LINK_KEY = [1, 2, 3, 4];
-const ORG_KEY = [0, 2, 1, 3];
-
 /**
  * Adds a batch's increments: per-link rows to click_rollups, organization rows (link '') to org_rollups.
  * Each key comes once (Increments folds the batch) and in primary-key order: the upserts walk each index
@@ -207,15 +197,11 @@ export async function writeIncrements(
 
 /** The increments as rows of the two rollup tables, each in its primary-key order. */
 function incrementRows(inc: Increments): { links: unknown[][]; orgs: unknown[][] } {
-  const links: unknown[][] = [];
-  const orgs: unknown[][] = [];
-  for (const row of inc.rows) {
-    if (row.link_id === '') orgs.push([row.org_id, row.day, row.dimension, row.value, row.count]);
-    else links.push([row.org_id, row.link_id, row.day, row.dimension, row.value, row.count]);
-  }
-  links.sort((a, b) => byKey(a, b, LINK_KEY));
-  orgs.sort((a, b) => byKey(a, b, ORG_KEY));
-  return { links, orgs };
+  const { links, orgs } = inc.inKeyOrder();
+  return {
+    links: links.map((row) => [row.org_id, row.link_id, row.day, row.dimension, row.value, row.count]),
+    orgs: orgs.map((row) => [row.org_id, row.day, row.dimension, row.value, row.count]),
+  };
 }
 
 /**
