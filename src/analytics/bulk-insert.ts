@@ -21,7 +21,7 @@ export interface BulkTable {
   suffix?: string;
 }
 
-/** Raw clicks, one packed block per link per batch (click-blocks.ts); the id is generated. */
+/** Raw clicks, packed blocks per link per batch (click-blocks.ts); the id is generated. */
 export const BLOCKS_TABLE: BulkTable = {
   name: 'click_blocks',
   columns: ['org_id', 'link_id', 'first_at', 'last_at', 'humans', 'data'],

@@ -70,7 +70,18 @@ function tupleJson(row: ClickRow, firstAt: number, quoted: (text: string) => str
   return row.tap_id === null ? `${json}]` : `${json},${tap}]`;
 }
 
-/** A batch's clicks as blocks, one per link, each in recording order. */
+/**
+ * Clicks a block holds at most. The clicks list reads whole blocks, newest first, to show a page of at
+ * most 200: without a cap a hot link's batch was one block of up to 100,000 clicks (megabytes of JSON to
+ * parse for 200 of them), and the list's cost grew with the traffic. With it the list reads one or two
+ * blocks of at most this many, however busy the link; a spread batch's blocks are far smaller anyway.
+ */
+export const MAX_BLOCK_CLICKS = 1000;
+
+/**
+ * A batch's clicks as blocks, per link in recording order: a block per link, or several of at most
+ * `MAX_BLOCK_CLICKS` in order (written in that order, so a later block has a larger id).
+ */
 export function packBlocks(rows: readonly ClickRow[]): BlockRow[] {
   const byLink = new Map<string, ClickRow[]>();
   for (const row of rows) {
@@ -88,22 +99,25 @@ export function packBlocks(rows: readonly ClickRow[]): BlockRow[] {
     return json;
   };
   const blocks: BlockRow[] = [];
-  for (const [linkId, clicks] of byLink) {
-    let [first, last, humans] = [Number.POSITIVE_INFINITY, Number.NEGATIVE_INFINITY, 0];
-    for (const click of clicks) {
-      if (click.at < first) first = click.at;
-      if (click.at > last) last = click.at;
-      if (!click.bot) humans += 1;
+  for (const [linkId, all] of byLink) {
+    for (let start = 0; start < all.length; start += MAX_BLOCK_CLICKS) {
+      const clicks = all.length <= MAX_BLOCK_CLICKS ? all : all.slice(start, start + MAX_BLOCK_CLICKS);
+      let [first, last, humans] = [Number.POSITIVE_INFINITY, Number.NEGATIVE_INFINITY, 0];
+      for (const click of clicks) {
+        if (click.at < first) first = click.at;
+        if (click.at > last) last = click.at;
+        if (!click.bot) humans += 1;
+      }
+      const data = `[${clicks.map((click) => tupleJson(click, first, quoted)).join(',')}]`;
+      blocks.push({
+        org_id: clicks[0]?.org_id ?? '',
+        link_id: linkId,
+        first_at: first,
+        last_at: last,
+        humans,
+        data,
+      });
     }
-    const data = `[${clicks.map((click) => tupleJson(click, first, quoted)).join(',')}]`;
-    blocks.push({
-      org_id: clicks[0]?.org_id ?? '',
-      link_id: linkId,
-      first_at: first,
-      last_at: last,
-      humans,
-      data,
-    });
   }
   return blocks;
 }

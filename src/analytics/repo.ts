@@ -57,7 +57,7 @@ export function createAnalyticsRepo(store: Store) {
     ...createClickReads(db, reads.linkIds),
 
     /**
-     * One transaction: the batch's raw clicks (a block per link) and every rollup increment. With a
+     * One transaction: the batch's raw clicks (blocks per link) and every rollup increment. With a
      * `batchId` the batch is written at most once: false when that id was written before.
      */
     async writeClicks(clicks: readonly ClickInput[], batchId?: string): Promise<boolean> {

@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { Migrator } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { packBlocks, unpackBlock } from '../../src/analytics/click-blocks.js';
+import { MAX_BLOCK_CLICKS, packBlocks, unpackBlock } from '../../src/analytics/click-blocks.js';
 import { createAnalyticsRepo } from '../../src/analytics/repo.js';
 import { type ClickRow, toRow } from '../../src/analytics/rollups.js';
 import { migrateToLatest, type Store } from '../../src/store/database.js';
@@ -77,6 +77,32 @@ describe('packing', () => {
     // A click without the flag packs exactly as before (trailing nulls left out).
     expect(JSON.parse(block?.data ?? '[]')[2]).toEqual([2, 0, null, null, 'US', null, 'ios']);
   });
+  it("a hot link's batch is cut into blocks of at most MAX_BLOCK_CLICKS, in recording order", () => {
+    const count = 2 * MAX_BLOCK_CLICKS + 345;
+    const rows = Array.from({ length: count }, (_, i) =>
+      click({ at: NOW + ((i * 7919) % 5000), bot: i % 10 === 0, tapId: `t${i}` }),
+    ).map(toRow);
+    rows.splice(3, 0, toRow(click({ linkId: 'link-2', at: NOW })));
+    const blocks = packBlocks(rows);
+    const hot = blocks.filter((block) => block.link_id === 'link-1');
+    expect(hot.map((block) => JSON.parse(block.data).length)).toEqual([
+      MAX_BLOCK_CLICKS,
+      MAX_BLOCK_CLICKS,
+      345,
+    ]);
+    expect(blocks.filter((block) => block.link_id === 'link-2')).toHaveLength(1);
+    // Unpacked one after the other, the blocks give back every click in recording order, each block's
+    // bounds and human count its own.
+    const unpacked = hot.flatMap((block, b) => unpackBlock(b, block.first_at, block.data));
+    expect(unpacked.map((c) => c.tapId)).toEqual(Array.from({ length: count }, (_, i) => `t${i}`));
+    for (const [b, block] of hot.entries()) {
+      const own = unpacked.filter((c) => c.block === b);
+      expect(block.first_at).toBe(Math.min(...own.map((c) => c.at)));
+      expect(block.last_at).toBe(Math.max(...own.map((c) => c.at)));
+      expect(block.humans).toBe(own.filter((c) => !c.bot).length);
+    }
+  });
+
   /** The reference: JSON.stringify of every click's tuple, trailing nulls left out. */
   const reference = (rows: readonly ClickRow[], firstAt: number) =>
     JSON.stringify(
@@ -201,6 +227,33 @@ for (const kind of storeKinds) {
       expect(exported.every((row) => row.link_id === linkId && row.slug.startsWith('s'))).toBe(true);
       // The same ids in both reads.
       expect(new Set(exported.map((row) => row.id))).toEqual(new Set(listed.map((row) => row.id)));
+    });
+
+    it("a hot link's batch reads back exactly, newest first and oldest first, from blocks of bounded size", async () => {
+      const { orgId, linkId } = await orgWithLink(`h${randomUUID().slice(0, 8)}`);
+      const repo = createAnalyticsRepo(store);
+      // One batch far larger than a block, arriving a little out of order, with bots among it.
+      const count = 2 * MAX_BLOCK_CLICKS + 500;
+      const times = Array.from({ length: count }, (_, i) => NOW - 50_000 + ((i * 7919) % 40_000) + i);
+      await repo.writeClicks(
+        times.map((at, i) => click({ orgId, linkId, at, bot: i % 9 === 0, tapId: `hot-${i}` })),
+      );
+      const humans = times.filter((_, i) => i % 9 !== 0);
+      const newest = [...humans].sort((a, b) => b - a);
+      const blocks = await store.db
+        .selectFrom('click_blocks')
+        .select(['humans'])
+        .where('link_id', '=', linkId)
+        .execute();
+      expect(blocks).toHaveLength(3);
+      const listed = [];
+      for (let offset = 0; offset < humans.length; offset += 200)
+        listed.push(...(await repo.clicks(linkId, NOW - 100_000, 200, offset)));
+      expect(listed.map((row) => row.at)).toEqual(newest);
+      expect(new Set(listed.map((row) => row.id)).size).toBe(humans.length);
+      const exported = [];
+      for await (const page of repo.exportPages({ orgId }, NOW - 100_000, 700)) exported.push(...page);
+      expect(exported.map((row) => row.at)).toEqual([...newest].reverse());
     });
 
     it('outcomes join by tap id in both reads', async () => {
