@@ -1,3 +1,5 @@
+// First: keeps Node's tick-object maps alive before anything else runs (src/keep-tick-maps.ts).
+import '../keep-tick-maps.js';
 import { type MessagePort, parentPort, workerData } from 'node:worker_threads';
 import { openStore } from '../store/database.js';
 import { createClickBuffer } from './click-buffer.js';

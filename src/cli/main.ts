@@ -1,4 +1,6 @@
 #!/usr/bin/env -S node --no-memory-reducer
+// First: keeps Node's tick-object maps alive before anything else runs (src/keep-tick-maps.ts).
+import '../keep-tick-maps.js';
 import { CliError } from './context.js';
 import { runImport } from './import.js';
 import { runKey } from './key.js';
