@@ -81,8 +81,11 @@ function levelOf<K, V>(map: Map<K, V>, key: K, make: () => NoInfer<V>): V {
 export interface VisitResponse {
   status: number;
   headers: Record<string, string>;
-  /** An escape page's bytes (cut from a shared slab: never written to), or nothing for a redirect. */
-  body: Buffer | undefined;
+  /**
+   * An escape page as a byte string (one character per byte of its UTF-8: send it as `latin1`), or
+   * nothing for a redirect.
+   */
+  body: string | undefined;
 }
 
 /** The visitor of a request, from its User-Agent and its prefetch hints. */
@@ -182,7 +185,8 @@ export function createVisitResponder(options: VisitResponderOptions) {
 export type VisitResponder = ReturnType<typeof createVisitResponder>;
 
 export function sendVisitResponse(reply: FastifyReply, response: VisitResponse): FastifyReply {
-  return reply.code(response.status).headers(response.headers).send(response.body);
+  const body = response.body === undefined ? undefined : Buffer.from(response.body, 'latin1');
+  return reply.code(response.status).headers(response.headers).send(body);
 }
 
 /** Writes a response on the raw fast path; HEAD gets the headers only. */
@@ -193,5 +197,7 @@ export function writeVisitResponse(
 ): void {
   // An escape page's headers already carry its Content-Length, which HEAD keeps (RFC 9110, 9.3.2).
   res.writeHead(response.status, response.headers);
-  res.end(method === 'HEAD' ? undefined : response.body);
+  // A byte string sent as latin1: Node writes it after the head in one copy (page-bytes.ts).
+  if (method === 'HEAD' || response.body === undefined) res.end();
+  else res.end(response.body, 'latin1');
 }

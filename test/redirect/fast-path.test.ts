@@ -7,6 +7,9 @@ import { type HostedHarness, startHosted } from '../helpers/hosted.js';
 import { sqliteKind, type TestStore } from '../helpers/stores.js';
 import { UA } from '../helpers/user-agents.js';
 
+const WECHAT_IOS =
+  'Mozilla/5.0 (iPhone; CPU iPhone OS 10_2_1 like Mac OS X) AppleWebKit/602.4.6 (KHTML, like Gecko) Mobile/14D27 MicroMessenger/6.5.8 NetType/WIFI Language/zh_CN';
+
 /**
  * The raw fast path only runs on a real server (app.inject bypasses it), so these visits go over real
  * HTTP: the first fills the cache through Fastify, the next ones are answered by the fast path, and
@@ -69,6 +72,22 @@ describe('engine fast path', () => {
     });
     expect(head.status).toBe(200);
     expect(await head.text()).toBe('');
+  });
+
+  it("keeps a page's UTF-8 text byte for byte, routed and on the fast path (pages are byte strings)", async () => {
+    // WeChat on iOS gets the menu instructions: "tap ⋯ ... “Open in browser”", characters beyond latin1.
+    const pages: string[] = [];
+    for (let i = 0; i < 3; i++) {
+      const page = await visit(origin, '/yt', { headers: { 'user-agent': WECHAT_IOS } });
+      expect(page.status).toBe(200);
+      const bytes = Buffer.from(await page.arrayBuffer());
+      expect(page.headers.get('content-length')).toBe(String(bytes.length));
+      const text = bytes.toString('utf8');
+      expect(text).toContain('tap ⋯ at the top right, then “Open in browser”');
+      expect(Buffer.from(text, 'utf8').equals(bytes)).toBe(true);
+      pages.push(text.replace(/nonce="[^"]+"/g, ''));
+    }
+    expect(new Set(pages).size).toBe(1);
   });
 
   it('never shadows /health, even with a link whose slug is health', async () => {
