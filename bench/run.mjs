@@ -30,13 +30,15 @@ const UA = {
 const PER_REQUEST = {
   engine:
     'engine escape page: per request = UA classification (LRU per user agent), escape plan (matrix lookup), ' +
-    'compiled page lookup, nonce (16 random bytes from a pool), CSP header (2 nonce splices), page bytes ' +
-    'copied into a slab slice with 3 nonce splices; everything else precompiled per (link, cell, strategy)',
+    'compiled page lookup, nonce (16 random bytes from a pool), CSP header (2 nonce splices), page byte ' +
+    'string joined around 3 nonces and written with the head in one latin1 copy; everything else ' +
+    'precompiled per (link, cell, strategy)',
   hosted:
     'hosted escape page: per request = UA classification, destination choice, escape plan + bandit draw, ' +
     "compiled page lookup, nonce, CSP header, tap token (the visit's own fields as JSON + base64url after " +
-    "the cell's prefix, encoded once per page; HMAC-SHA256 from precomputed pads), page bytes with 3 nonce " +
-    '+ 2 token splices, click record (ring); everything else precompiled per (link, cell, strategy)',
+    "the cell's prefix, encoded once per page; HMAC-SHA256 from precomputed pads), page byte string " +
+    'joined around 3 nonces + 2 tokens, click record (ring); everything else precompiled per (link, cell, ' +
+    'strategy)',
 };
 
 const sleep = (ms) => new Promise((resolve) => setTimeout(resolve, ms));
