@@ -147,6 +147,23 @@ for (const kind of storeKinds) {
       expect(a).toEqual(await snapshot(small));
     });
 
+    it('a value holding a tab or a line break stays one rollup row per key, with every click counted', async () => {
+      const repo = createAnalyticsRepo(store);
+      const orgId = randomUUID();
+      const base = forOrg(orgId, clicks(6, 1, 9)).map((click) => ({ ...click, at: NOW, bot: false }));
+      const odd = ['tab\there', 'line\nbreak', 'plain'];
+      await repo.writeClicks(base.map((click, i) => ({ ...click, referrerHost: odd[i % 3] as string })));
+      const rows = await sql<{ value: string; count: unknown }>`
+        select value, count from click_rollups where org_id = ${orgId} and dimension = 'referrer'`.execute(
+        store.db,
+      );
+      const counts = Object.fromEntries(rows.rows.map((row) => [row.value, Number(row.count)]));
+      // PostgreSQL takes the rows as tab-separated lines: there the two characters become spaces.
+      const [tab, line] =
+        kind.name === 'postgres' ? ['tab here', 'line break'] : ['tab\there', 'line\nbreak'];
+      expect(counts).toEqual({ [tab]: 2, [line]: 2, plain: 2 });
+    });
+
     it('adds to the counts already stored, batch after batch', async () => {
       const repo = createAnalyticsRepo(store);
       const template = clicks(500, 4, 3);
