@@ -3,7 +3,7 @@
 // clicks (default 1,000,000 over 90 days across 1,000 links, so the indexes are the size they are in
 // production, not empty), then BENCH_WRITER_CLICKS recorded clicks are flushed through the real buffer with
 // its production batch sizes: spread over the links, then all on one hot link; last, clicks offered at a
-// steady BENCH_SUSTAINED_RATE (50,000/s) for BENCH_SUSTAINED_SECONDS (20) through the production defaults.
+// steady BENCH_SUSTAINED_RATE (60,000/s) for BENCH_SUSTAINED_SECONDS (20) through the production defaults.
 // LINKHOP_DIST=<folder> runs another build (e.g. a copy of dist/ from before a change) for a before/after.
 // BENCH_STORES=postgres (or sqlite) runs one database only.
 import { randomUUID } from 'node:crypto';
@@ -21,8 +21,14 @@ const LINKS = Number(process.env.BENCH_LINKS ?? 1000);
 const PRELOAD = Number(process.env.BENCH_PRELOAD ?? 1_000_000);
 const CLICKS = Number(process.env.BENCH_WRITER_CLICKS ?? 100_000);
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 3);
-/** The sustained scenario: clicks offered at this rate, for this long, as redirects record them. */
-const SUSTAINED_RATE = Number(process.env.BENCH_SUSTAINED_RATE ?? 50_000);
+/**
+ * The sustained scenario: clicks offered at this rate, for this long, as redirects record them. Above the
+ * goal (issue 19: 50,000 clicks/s over 10,000 links on PostgreSQL): the rate measured is the clicks over
+ * the time until the last one is written, which the final batches' drain keeps below the offered rate, so
+ * offering exactly the goal could never show it met.
+ */
+const SUSTAINED_RATE = Number(process.env.BENCH_SUSTAINED_RATE ?? 60_000);
+const SUSTAINED_GOAL = 50_000;
 const SUSTAINED_SECONDS = Number(process.env.BENCH_SUSTAINED_SECONDS ?? 20);
 const STORES = (process.env.BENCH_STORES ?? 'sqlite,postgres').split(',');
 const DAY = 86_400_000;
@@ -155,6 +161,12 @@ async function sustained(store, orgId, links, random) {
   console.log(
     `${result.scenario}: ${offered} offered in ${offeredFor.toFixed(1)} s, ${written} written by ${seconds.toFixed(1)} s = ${result.clicksPerSecond} clicks/s; ${dropped} dropped, ${errors.length} errors, backlog at most ${maxPending}`,
   );
+  if (store.dialect === 'postgres') {
+    const met = result.clicksPerSecond >= SUSTAINED_GOAL && dropped === 0 && errors.length === 0;
+    console.log(
+      `  goal on PostgreSQL, ${SUSTAINED_GOAL} clicks/s with nothing dropped: ${met ? 'met' : 'MISSED'}`,
+    );
+  }
   return result;
 }
 
