@@ -107,7 +107,7 @@ export async function composeHosted(
   const fetcher = createGuardedFetcher({ allowPrivate: config.allowPrivateWebhookTargets });
   const secretBox = createSecretBox({ current: sessionSecret });
   // Every change by a person or a key writes its audit row in the change's transaction.
-  const audit = createAuditLog({ repo: createAuditRepo(store), now: () => new Date(), uuid: randomUUID });
+  const audit = createAuditLog({ repo: createAuditRepo(store), now: () => new Date() });
   const webhooks = createWebhookService({
     store,
     fetcher,

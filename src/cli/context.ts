@@ -25,7 +25,7 @@ export async function withServices<T>(run: (services: CliServices) => Promise<T>
     await migrateToLatest(store);
     const now = () => new Date();
     // What the operator changes is in the organization's audit log, as the operator's.
-    const audit = createAuditLog({ repo: createAuditRepo(store), now, uuid: randomUUID });
+    const audit = createAuditLog({ repo: createAuditRepo(store), now });
     const repo = createAccountRepo(store);
     const invalidate = config.redisUrl ? planChangePublisher(config.redisUrl) : undefined;
     const accounts = createAccountService({

@@ -1,4 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createAuditRepo } from '../../src/audit/repo.js';
+import { createAuditLog } from '../../src/audit/service.js';
 import { makeTeam, type Team } from '../accounts/teams.js';
 import { type HostedHarness, startHosted } from '../helpers/hosted.js';
 import { storeKinds } from '../helpers/stores.js';
@@ -102,6 +104,28 @@ for (const kind of storeKinds) {
       expect(rows[1]?.changes).toEqual({ tier: { from: 'legend', to: 'hero' } });
       expect(rows[4]?.changes).toEqual({ role: { from: 'viewer', to: 'member' } });
       expect(rows[4]?.actor.label).toBe(team.emails.owner);
+    });
+
+    it('changes made in one millisecond are listed newest first, in the order they were made', async () => {
+      // A frozen clock: every row has the same time, so only the ids can keep the order.
+      const frozen = new Date('2026-11-27T22:00:00.000Z');
+      const log = createAuditLog({ repo: createAuditRepo(h.testStore.store), now: () => frozen });
+      const orgId = team.orgId;
+      const actor = { type: 'user' as const, id: team.userIds.owner, label: 'script' };
+      const made: string[] = [];
+      for (let i = 0; i < 40; i++) {
+        const target = { type: 'link', id: `ordered-${i}` };
+        await log.record(h.testStore.store.db, { orgId, actor }, { action: 'link.updated', target });
+        made.push(target.id);
+      }
+      const listed: string[] = [];
+      let cursor: string | null = null;
+      do {
+        const page = await log.list(orgId, { limit: 7, ...(cursor ? { cursor } : {}) });
+        listed.push(...page.entries.filter((e) => e.at === frozen.toISOString()).map((e) => e.target.id));
+        cursor = page.nextCursor;
+      } while (cursor);
+      expect(listed).toEqual(made.reverse());
     });
 
     it('a change that fails writes no row: the row is in the change’s transaction', async () => {

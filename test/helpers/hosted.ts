@@ -48,11 +48,7 @@ export async function startHosted(kind: StoreKind, env: Record<string, string> =
     repo: createAccountRepo(testStore.store),
     now: () => new Date(),
     uuid: randomUUID,
-    audit: createAuditLog({
-      repo: createAuditRepo(testStore.store),
-      now: () => new Date(),
-      uuid: randomUUID,
-    }),
+    audit: createAuditLog({ repo: createAuditRepo(testStore.store), now: () => new Date() }),
   });
   return {
     app: composed.app,
