@@ -1,9 +1,4 @@
-import {
-  checkedPageToken,
-  type EscapePageHole,
-  type EscapePageParts,
-  escapePageCsp,
-} from '../core/pages/index.js';
+import { type EscapePageParts, escapePageCsp, fillEscapePage } from '../core/pages/index.js';
 
 /**
  * An escape page kept as a byte string: the compiled texts UTF-8 encoded once and held one byte per
@@ -30,21 +25,11 @@ export interface PageBytes {
 
 export function compilePageBytes(parts: EscapePageParts): PageBytes {
   const texts = parts.texts.map((text) => Buffer.from(text, 'utf8').toString('latin1'));
-  const holes: readonly EscapePageHole[] = parts.holes;
-  const { tap, pixels } = parts;
+  const { holes, tap, pixels } = parts;
 
   return {
     tap,
-    fill(nonce, tapToken) {
-      // Both values are ASCII once checked: one byte per character, the same in UTF-8 and latin1.
-      const token = checkedPageToken(tap, nonce, tapToken);
-      let body = texts[0] as string;
-      for (let i = 0; i < holes.length; i++) {
-        body += holes[i] === 'nonce' ? nonce : token;
-        body += texts[i + 1] as string;
-      }
-      return body;
-    },
+    fill: (nonce, tapToken) => fillEscapePage(texts, holes, tap, nonce, tapToken),
     csp: (nonce) => escapePageCsp(nonce, { pixels }),
   };
 }

@@ -252,18 +252,33 @@ export function compileEscapePageParts(input: EscapePageTemplate): EscapePagePar
 }
 
 /**
+ * A compiled page's texts with its holes filled by the nonce and (a page with a tap) the token, both
+ * checked first. `texts` are the parts' own, or any encoding of them that keeps ASCII as it is (the
+ * server's one-byte-per-byte strings, src/redirect/page-bytes.ts): the filled values are ASCII.
+ */
+export function fillEscapePage(
+  texts: readonly string[],
+  holes: readonly EscapePageHole[],
+  tap: boolean,
+  nonce: string,
+  tapToken: string | undefined,
+): string {
+  const token = checkedPageToken(tap, nonce, tapToken);
+  let page = texts[0] ?? '';
+  for (let i = 0; i < holes.length; i++) {
+    page += holes[i] === 'nonce' ? nonce : token;
+    page += texts[i + 1] ?? '';
+  }
+  return page;
+}
+
+/**
  * The page as a function of the nonce and the tap token: checks both and splices them in. A token given
  * to a page compiled without a report URL is ignored.
  */
 export function compileEscapePage(input: EscapePageTemplate): EscapePageRenderer {
   const { texts, holes, tap } = compileEscapePageParts(input);
-  return (nonce: string, tapToken?: string) => {
-    const token = checkedPageToken(tap, nonce, tapToken);
-    let html = texts[0] ?? '';
-    for (let i = 0; i < holes.length; i++)
-      html += (holes[i] === 'nonce' ? nonce : token) + (texts[i + 1] ?? '');
-    return html;
-  };
+  return (nonce: string, tapToken?: string) => fillEscapePage(texts, holes, tap, nonce, tapToken);
 }
 
 /** The interstitial that hands the visitor to the native app (reference 3.6). */

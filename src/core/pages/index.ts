@@ -1,16 +1,15 @@
 export { escapeAttr, escapeHtml, jsonForScript, jsString, safeHref } from './escape-html.js';
 export type {
-  EscapePageHole,
   EscapePageInput,
   EscapePageParts,
   EscapePageTemplate,
 } from './escape-page.js';
 export {
-  checkedPageToken,
   compileEscapePage,
   compileEscapePageParts,
   ESCAPE_PAGE_BUDGET,
   escapePageCsp,
+  fillEscapePage,
   renderEscapePage,
 } from './escape-page.js';
 export type { ChooseStrategy, EscapeInstructions, EscapeKind, EscapePlan } from './escape-plan.js';
