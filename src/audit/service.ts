@@ -15,7 +15,7 @@ export interface AuditDeps {
  * sort in that order. The log lists newest first by time, then by id: two changes in the same millisecond
  * (a plan changed twice by one script) must keep their order, which random ids broke about one time in two.
  */
-export function newAuditId(): string {
+function newAuditId(): string {
   return uuidv7();
 }
 
