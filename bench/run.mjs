@@ -227,10 +227,12 @@ async function main() {
       };
     });
 
+    // The goals of the issues that set them: the hosted 302 records every visit, so its goal is the
+    // recording goal of issue 19 (0.85), which replaced the first hosted bench's 0.80.
     const targets = {
       'engine 301 (desktop)': 0.85,
       [ENGINE_PAGE]: 0.7,
-      'hosted 302 (UTM + routing, desktop)': 0.8,
+      'hosted 302 (UTM + routing, desktop)': 0.85,
       [HOSTED_PAGE]: 0.6,
     };
     console.log(
