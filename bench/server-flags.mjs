@@ -1,8 +1,8 @@
 import { readFileSync } from 'node:fs';
 
 /**
- * Node's flags for our servers, read from `npm start` so that the benches run them as users do
- * (--no-memory-reducer: see the README's Speed section).
+ * Node's flags for our servers, read from `npm start` so that the benches run them as users do (none
+ * today: the last one, --no-memory-reducer, went when src/keep-tick-maps.ts fixed what it worked around).
  */
 export const SERVER_FLAGS = (() => {
   const { scripts } = JSON.parse(readFileSync(new URL('../package.json', import.meta.url), 'utf8'));

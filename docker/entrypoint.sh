@@ -6,7 +6,4 @@
 set -eu
 cd "$(dirname "$0")/.."
 if [ "$#" -eq 0 ]; then set -- serve; fi
-case "$1" in
-  serve | engine) exec node --no-memory-reducer dist/cli/main.js "$@" ;;
-  *) exec node dist/cli/main.js "$@" ;;
-esac
+exec node dist/cli/main.js "$@"

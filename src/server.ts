@@ -1,4 +1,3 @@
-import { get } from 'node:http';
 import { setFlagsFromString } from 'node:v8';
 import type { FastifyInstance } from 'fastify';
 import { type Config, parseConfig } from './config.js';
@@ -46,7 +45,6 @@ export async function startServer(env: NodeJS.ProcessEnv, mode: Config['mode']):
     );
   }
   const url = await composed.app.listen({ port: config.port, host: config.host });
-  await warmUp(url);
   logger.info({ url, baseUrl: config.baseUrl }, `linkhop ${mode} listening`);
   let closing: Promise<void> | undefined;
   const close = () => {
@@ -91,23 +89,4 @@ async function openServingStore(url: string): Promise<Store> {
     await migrating.close();
   }
   return openStore(url, { statementTimeoutMs: SERVING_STATEMENT_TIMEOUT_MS });
-}
-
-/**
- * One request to our own /health through node:http's client, before the first visitor. Measured on Node
- * 20 (V8 11.3): without it, the process that only ever serves keeps creating node's per-request
- * `process.nextTick` records through V8's slow path (a runtime call and a map migration each, the
- * object literal's inline cache never settling), about 3 µs of CPU a redirect, a quarter of the engine's
- * throughput; after this request the same records take the fast path. Best effort: a failure is ignored.
- */
-function warmUp(url: string): Promise<void> {
-  return new Promise((resolve) => {
-    const request = get(`${url}/health`, { timeout: 2000 }, (response) => {
-      response.resume();
-      response.once('end', resolve);
-      response.once('error', () => resolve());
-    });
-    request.once('timeout', () => request.destroy());
-    request.once('error', () => resolve());
-  });
 }

@@ -1,4 +1,4 @@
-#!/usr/bin/env -S node --no-memory-reducer
+#!/usr/bin/env node
 // First: keeps Node's tick-object maps alive before anything else runs (src/keep-tick-maps.ts).
 import '../keep-tick-maps.js';
 import { CliError } from './context.js';
