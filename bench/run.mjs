@@ -223,6 +223,9 @@ async function main() {
         p50: median(all.map((run) => run.p50)),
         p99: median(all.map((run) => run.p99)),
         ratio: median(all.map((run) => run.ratio)),
+        // The spread of the rounds' ratios: on a noisy machine a median alone hides how far apart they were.
+        ratioMin: Math.min(...all.map((run) => run.ratio)),
+        ratioMax: Math.max(...all.map((run) => run.ratio)),
         cpuMicros: median(all.map((run) => run.cpuMicros)),
       };
     });
@@ -244,6 +247,7 @@ async function main() {
       'p50 ms'.padStart(8),
       'p99 ms'.padStart(8),
       'ratio'.padStart(7),
+      'rounds'.padStart(11),
       'target'.padStart(12),
       'server CPU µs/req'.padStart(18),
     );
@@ -257,14 +261,16 @@ async function main() {
         row.p50.toFixed(1).padStart(8),
         row.p99.toFixed(1).padStart(8),
         row.ratio.toFixed(2).padStart(7),
+        `${row.ratioMin.toFixed(2)}-${row.ratioMax.toFixed(2)}`.padStart(11),
         verdict.padStart(12),
         row.cpuMicros.toFixed(1).padStart(18),
       );
     }
     console.log(
       '\nratio: req/s against the bare run of the same round: the bare 301, and for each escape page bare\n' +
-        "node:http sending that page's own bytes. The load generator shares the 2 cores, so the server CPU\n" +
-        'column (from /proc) shows what each request costs the server itself.',
+        "node:http sending that page's own bytes; rounds: the lowest and highest of the rounds' ratios. The\n" +
+        'load generator shares the 2 cores, so the server CPU column (from /proc) shows what each request\n' +
+        'costs the server itself.',
     );
     console.log(`\n${PER_REQUEST.engine}\n${PER_REQUEST.hosted}`);
     console.log(`\n${JSON.stringify({ bench: 'redirect', generator, pageBytes, rows })}`);
