@@ -216,16 +216,17 @@ async function main() {
     const median = (values) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)];
     const rows = scenarios.map(([name, , , , , against]) => {
       const all = runs.get(name);
+      const ratios = all.map((run) => run.ratio);
       return {
         name,
         against,
         rps: median(all.map((run) => run.rps)),
         p50: median(all.map((run) => run.p50)),
         p99: median(all.map((run) => run.p99)),
-        ratio: median(all.map((run) => run.ratio)),
+        ratio: median(ratios),
         // The spread of the rounds' ratios: on a noisy machine a median alone hides how far apart they were.
-        ratioMin: Math.min(...all.map((run) => run.ratio)),
-        ratioMax: Math.max(...all.map((run) => run.ratio)),
+        ratioMin: Math.min(...ratios),
+        ratioMax: Math.max(...ratios),
         cpuMicros: median(all.map((run) => run.cpuMicros)),
       };
     });
