@@ -2,7 +2,7 @@ import Fastify, { type FastifyBaseLogger, type FastifyInstance, LogController } 
 import { UNAVAILABLE_RETRY_AFTER_SECONDS } from '../http/errors.js';
 import { sendNotFoundPage } from '../http/html.js';
 import { logsRequests } from '../http/logging.js';
-import { serverWithFastPath } from '../redirect/fast-path.js';
+import { serverWithFastPath } from '../redirect/fast-path-server.js';
 import { isConnectionError } from '../store/db-errors.js';
 import { EngineError } from './errors.js';
 import { createEngineFastPath } from './fast-path.js';

@@ -3,7 +3,7 @@ import type { CompiledDestination } from '../core/resolve.js';
 import type { Visitor } from '../core/visitor.js';
 import type { FastPath } from '../redirect/fast-path.js';
 import { slugOfRequest } from '../redirect/fast-path.js';
-import { type VisitResponder, writeVisitResponse } from '../redirect/respond.js';
+import type { VisitResponder } from '../redirect/respond.js';
 
 /**
  * `/{slug}?web=1`: the escape page's "Continue to website" link when the destination is too long to carry
@@ -32,13 +32,12 @@ export function createEngineFastPath(deps: {
   cache: LruCache<string, CompiledDestination>;
   respondToVisit: VisitResponder;
 }): FastPath {
-  return (req, res) => {
+  return (req) => {
     const slug = slugOfRequest(req);
-    if (slug === null || slug === 'health') return false;
+    if (slug === null || slug === 'health') return null;
     const compiled = deps.cache.get(slug);
-    if (compiled === undefined) return false;
+    if (compiled === undefined) return null;
     const visit = wantsWebsite(req.url) ? { visitor: WEBSITE_VISITOR } : {};
-    writeVisitResponse(req.method, res, deps.respondToVisit(req.headers, compiled, visit));
-    return true;
+    return deps.respondToVisit(req.headers, compiled, visit);
   };
 }

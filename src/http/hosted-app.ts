@@ -43,7 +43,7 @@ import { memberRoutes } from '../members/routes.js';
 import type { MemberService } from '../members/service.js';
 import { type PixelService, pixelRoutes } from '../pixels/pixels.js';
 import { type ReceiptService, receiptKeyRoutes, receiptRoutes } from '../receipts/receipts.js';
-import { type FastPath, serverWithFastPath } from '../redirect/fast-path.js';
+import { serverWithFastPath } from '../redirect/fast-path-server.js';
 import {
   createHostedFastPath,
   type HostedRedirectDeps,
@@ -135,18 +135,6 @@ const DOCS_CSP =
   "frame-ancestors 'none'; img-src 'self' data:; object-src 'none'; script-src 'self'; " +
   "script-src-attr 'none'; style-src 'self' 'sha256-RL3ie0nH+Lzz2YNqQN83mnU0J1ot4QL7b99vMdIX99w='";
 
-/**
- * With an https BASE_URL, the fast path's answers (redirects and escape pages, which Fastify's hooks never
- * see) carry HSTS too: the header is set on the raw response before the fast path writes it.
- */
-function withHsts(baseUrl: string, fastPath: FastPath): FastPath {
-  if (!baseUrl.startsWith('https://')) return fastPath;
-  return (req, res) => {
-    res.setHeader('strict-transport-security', HSTS);
-    return fastPath(req, res);
-  };
-}
-
 /** One year, the value browsers' preload lists ask for; subdomains are the owner's business, not ours. */
 export const HSTS = 'max-age=31536000';
 
@@ -160,13 +148,14 @@ export async function buildHostedApp(deps: HostedAppDeps): Promise<FastifyInstan
     logController: new LogController({ disableRequestLogging: !logsRequests(deps.logger) }),
     // maxParamLength: a junk 101+ character handle or slug is a 404, not a 414.
     routerOptions: { ignoreTrailingSlash: true, maxParamLength: 500 },
-    serverFactory: serverWithFastPath(
-      withHsts(deps.baseUrl, createHostedFastPath(deps.redirect)),
-      (status, seconds) => {
+    serverFactory: serverWithFastPath(createHostedFastPath(deps.redirect), {
+      answered: (status, seconds) => {
         deps.metrics?.countRequest(SLUG_ROUTE, status);
         deps.metrics?.observeRedirect(seconds);
       },
-    ),
+      // The fast path's answers (redirects and escape pages, which Fastify's hooks never see) carry HSTS too.
+      headers: deps.baseUrl.startsWith('https://') ? { 'strict-transport-security': HSTS } : {},
+    }),
     bodyLimit: 1024 * 1024,
     // A hop count as proxy-addr reads one: the nearest `n` hops are proxies (Fastify's types omit numbers).
     trustProxy:

@@ -14,7 +14,7 @@ import { expiredVisit, type RedirectExpiryDeps } from './expiry.js';
 import { type FastPath, slugOfRequest } from './fast-path.js';
 import type { HostedLinkCache, HostedLinkEntry } from './link-cache.js';
 import type { PasswordCookies } from './password-gate.js';
-import { type VisitResponder, type VisitResponse, visitorOf, writeVisitResponse } from './respond.js';
+import { type VisitResponder, type VisitResponse, visitorOf } from './respond.js';
 
 export interface HostedRedirectDeps extends RedirectExpiryDeps {
   links: Pick<LinkRepo, 'findForRedirect'>;
@@ -135,21 +135,19 @@ export function visitEntry(
 
 /** Cached, unprotected links answered before Fastify; everything else takes the routes (hosted-routes.ts). */
 export function createHostedFastPath(deps: HostedRedirectDeps): FastPath {
-  return (req, res) => {
+  return (req) => {
     const slug = slugOfRequest(req);
-    if (slug === null) return false;
+    if (slug === null) return null;
     const entry = deps.cache.get(deps.cache.lookupHost(req.headers.host), slug);
-    if (entry === undefined) return false;
+    if (entry === undefined) return null;
     // Expired links are answered here too; a limited one counts its clicks asynchronously, in the routes.
     const expiry = entry.link.expiry === null ? 'open' : expiryStateOf(entry.link, deps.now());
     if (expiry === 'expired') {
       const country = countryOf(req.headers[deps.geoHeader]);
-      writeVisitResponse(req.method, res, expiredVisit(deps, req.headers, entry, country));
-      return true;
+      return expiredVisit(deps, req.headers, entry, country);
     }
-    if (entry.passwordHash !== null || expiry === 'counted') return false;
-    writeVisitResponse(req.method, res, visitEntry(deps, req.headers, entry));
-    return true;
+    if (entry.passwordHash !== null || expiry === 'counted') return null;
+    return visitEntry(deps, req.headers, entry);
   };
 }
 
