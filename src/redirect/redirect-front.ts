@@ -25,8 +25,8 @@ export interface FrontOptions extends FastPathOptions {}
 const MAX_HEAD_BYTES = 16 * 1024;
 const REQUEST_LINE = /^(GET|HEAD) ([\x21-\x7e]+) HTTP\/1\.1$/;
 const TOKEN = /^[!#$%&'*+.^_`|~0-9A-Za-z-]+$/;
-/** Bytes a head may hold besides CRLF line ends: no other control character, no bare CR or LF. */
-const STRAY_BYTE = /[^\t\r\n\x20-\x7e\x80-\xff]|\r(?!\n)|(?<!\r)\n/;
+/** Bytes no head of ours holds: control characters other than tab, CR and LF (those two: `lineEnd`). */
+const CONTROL = /[^\t\r\n\x20-\x7e\x80-\xff]/;
 /** Header values we write: no control characters (node:http refuses them too). */
 const UNSAFE_VALUE = /[^\t\x20-\x7e\x80-\xff]/;
 /** Headers that frame, upgrade or hold a message: their requests are node:http's. */
@@ -34,13 +34,25 @@ const NOT_OURS = new Set(['content-length', 'transfer-encoding', 'upgrade', 'exp
 
 const isOws = (code: number) => code === 0x20 || code === 0x09;
 
+/**
+ * Where the line at `start` ends: its CR of a CRLF, or the head's end for the last line; -1 when a bare CR
+ * or LF comes first (node:http is stricter or more lenient there than a recogniser should guess).
+ */
+function lineEnd(head: string, start: number): number {
+  const lf = head.indexOf('\n', start);
+  const end = lf === -1 ? head.length : lf - 1;
+  if (lf !== -1 && head.charCodeAt(end) !== 0x0d) return -1;
+  const cr = head.indexOf('\r', start);
+  return cr !== -1 && cr < end ? -1 : end;
+}
+
 /** The header block of one head (`lines` after the request line) as node:http names it, or null. */
 function headersOf(head: string, from: number): IncomingHttpHeaders | null {
   const headers: IncomingHttpHeaders = {};
   let start = from;
   while (start < head.length) {
-    let end = head.indexOf('\r\n', start);
-    if (end === -1) end = head.length;
+    const end = lineEnd(head, start);
+    if (end === -1) return null;
     const colon = head.indexOf(':', start);
     // A line without a name, or folded onto the previous one (obs-fold), is not ours.
     if (colon === -1 || colon > end || colon === start) return null;
@@ -62,11 +74,11 @@ function headersOf(head: string, from: number): IncomingHttpHeaders | null {
 
 /** A complete head (without its blank line) as a request the fast path can read, or null. */
 export function readHead(head: string): FastRequest | null {
-  if (head.length > MAX_HEAD_BYTES || STRAY_BYTE.test(head)) return null;
-  const lineEnd = head.indexOf('\r\n');
-  const line = REQUEST_LINE.exec(lineEnd === -1 ? head : head.slice(0, lineEnd));
+  if (head.length > MAX_HEAD_BYTES || CONTROL.test(head)) return null;
+  const end = lineEnd(head, 0);
+  const line = end === -1 ? null : REQUEST_LINE.exec(head.slice(0, end));
   if (line === null) return null;
-  const headers = lineEnd === -1 ? null : headersOf(head, lineEnd + 2);
+  const headers = end === head.length ? null : headersOf(head, end + 2);
   return headers === null ? null : { method: line[1], url: line[2], headers };
 }
 
@@ -143,7 +155,7 @@ export function attachRedirectFront(server: Server, fastPath: FastPath, options:
       return null;
     }
     if (response === null) return null;
-    let head = Object.isFrozen(response) ? sharedHeads.get(response) : undefined;
+    let head = sharedHeads.get(response);
     if (head === undefined) {
       const built = headLinesOf(response, extra);
       if (built === null) return null;
