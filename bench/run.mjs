@@ -29,12 +29,14 @@ const UA = {
  */
 const PER_REQUEST = {
   engine:
-    'engine escape page: per request = UA classification (LRU per user agent), escape plan (matrix lookup), ' +
+    'engine escape page: per request = the head read by the redirect front (one latin1 decode, the lines ' +
+    'checked and split), UA classification (LRU per user agent), escape plan (matrix lookup), ' +
     'compiled page lookup, nonce (16 random bytes from a pool), CSP header (2 nonce splices), page byte ' +
     'string joined around 3 nonces and written with the head in one latin1 copy; everything else ' +
     'precompiled per (link, cell, strategy)',
   hosted:
-    'hosted escape page: per request = UA classification, destination choice, escape plan + bandit draw, ' +
+    'hosted escape page: per request = the head read by the redirect front, UA classification, destination ' +
+    'choice, escape plan + bandit draw, ' +
     "compiled page lookup, nonce, CSP header, tap token (the visit's own fields as JSON + base64url after " +
     "the cell's prefix, encoded once per page; HMAC-SHA256 from precomputed pads), page byte string " +
     'joined around 3 nonces + 2 tokens, click record (ring); everything else precompiled per (link, cell, ' +
@@ -271,7 +273,9 @@ async function main() {
       '\nratio: req/s against the bare run of the same round: the bare 301, and for each escape page bare\n' +
         "node:http sending that page's own bytes; rounds: the lowest and highest of the rounds' ratios. The\n" +
         'load generator shares the 2 cores, so the server CPU column (from /proc) shows what each request\n' +
-        'costs the server itself.',
+        "costs the server itself. linkhop's servers read visits with their redirect front\n" +
+        '(src/redirect/redirect-front.ts), not node:http; the bare servers are plain node:http, the baseline\n' +
+        'the issues set.',
     );
     console.log(`\n${PER_REQUEST.engine}\n${PER_REQUEST.hosted}`);
     console.log(`\n${JSON.stringify({ bench: 'redirect', generator, pageBytes, rows })}`);
