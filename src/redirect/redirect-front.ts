@@ -19,8 +19,6 @@ import type { VisitResponse } from './respond.js';
  * boundary is never decided differently from node:http, so nothing can be smuggled past either.
  */
 
-export interface FrontOptions extends FastPathOptions {}
-
 /** node:http's default `maxHeaderSize`: a bigger head goes to node:http, which answers 431. */
 const MAX_HEAD_BYTES = 16 * 1024;
 const REQUEST_LINE = /^(GET|HEAD) ([\x21-\x7e]+) HTTP\/1\.1$/;
@@ -124,7 +122,7 @@ function headLinesOf(response: VisitResponse, extra: string): string | null {
  * Puts the front before node:http's own connection listener on `server`. A connection starts with the
  * front and moves to node:http at the first request the front does not take; it never moves back.
  */
-export function attachRedirectFront(server: Server, fastPath: FastPath, options: FrontOptions = {}): void {
+export function attachRedirectFront(server: Server, fastPath: FastPath, options: FastPathOptions = {}): void {
   const { answered } = options;
   let extra = '';
   for (const [name, value] of Object.entries(options.headers ?? {})) extra += `${name}: ${value}\r\n`;
@@ -158,6 +156,8 @@ export function attachRedirectFront(server: Server, fastPath: FastPath, options:
     let head = sharedHeads.get(response);
     if (head === undefined) {
       const built = headLinesOf(response, extra);
+      // node:http gets the request and meets the same value (the fast path runs again there): only a
+      // destination that slipped past validation could get here, and it is refused the usual way.
       if (built === null) return null;
       head = built;
       if (Object.isFrozen(response)) sharedHeads.set(response, head);

@@ -1,3 +1,4 @@
+import { connect } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { parseConfig } from '../../src/config.js';
 import { type HostedHarness, startHosted } from '../helpers/hosted.js';
@@ -31,6 +32,23 @@ const guess = (h: HostedHarness, slug: string, password: string, peer: string, f
     },
     payload: new URLSearchParams({ password }).toString(),
   });
+
+/** One visit over a new connection, closed by the server's idle close; the response head as text. */
+function rawVisit(port: string, slug: string, userAgent: string): Promise<string> {
+  return new Promise((resolve, reject) => {
+    const socket = connect(Number(port), '127.0.0.1');
+    let text = '';
+    socket.on('data', (chunk) => {
+      text += chunk.toString('latin1');
+      if (text.includes('\r\n\r\n')) {
+        socket.destroy();
+        resolve(text.slice(0, text.indexOf('\r\n\r\n') + 2));
+      }
+    });
+    socket.on('error', reject);
+    socket.write(`GET /${slug} HTTP/1.1\r\nHost: 127.0.0.1:${port}\r\nUser-Agent: ${userAgent}\r\n\r\n`);
+  });
+}
 
 describe('TRUST_PROXY unset: the TCP peer is the client', () => {
   let h: HostedHarness;
@@ -138,6 +156,11 @@ describe('https deployments', () => {
         expect(response.status).toBe(status);
         expect(response.headers.get('strict-transport-security')).toBe('max-age=31536000');
       }
+      // A fresh connection: read and answered by the redirect front (fetch's pooled one went to node:http
+      // at the first visit, a cache miss), which must add the header as well.
+      const raw = await rawVisit(new URL(origin).port, slug, userAgent);
+      expect(raw).toMatch(new RegExp(`^HTTP/1.1 ${status} `));
+      expect(raw).toContain('\r\nstrict-transport-security: max-age=31536000\r\n');
     }
   });
 
