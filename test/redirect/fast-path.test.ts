@@ -1,10 +1,8 @@
 import type { AddressInfo } from 'node:net';
-import pino from 'pino';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { parseConfig } from '../../src/config.js';
-import { composeEngine } from '../../src/main.js';
+import { startEngine } from '../helpers/engine.js';
 import { type HostedHarness, startHosted } from '../helpers/hosted.js';
-import { sqliteKind, type TestStore } from '../helpers/stores.js';
+import { sqliteKind } from '../helpers/stores.js';
 import { UA } from '../helpers/user-agents.js';
 
 const WECHAT_IOS =
@@ -23,18 +21,11 @@ const visit = (origin: string, path: string, init: RequestInit = {}) =>
   });
 
 describe('engine fast path', () => {
-  let testStore: TestStore;
-  let app: ReturnType<typeof composeEngine>;
+  let engine: Awaited<ReturnType<typeof startEngine>>;
   let origin: string;
   beforeAll(async () => {
-    testStore = await sqliteKind.create();
-    app = composeEngine(
-      parseConfig({ API_TOKEN: 't', BASE_URL: 'https://s.example' }, 'engine'),
-      testStore.store,
-      pino({ level: 'silent' }),
-    );
-    await app.listen({ port: 0, host: '127.0.0.1' });
-    origin = `http://127.0.0.1:${(app.server.address() as AddressInfo).port}`;
+    engine = await startEngine();
+    origin = engine.origin;
     for (const [slug, url] of [
       ['yt', 'https://www.youtube.com/watch?v=dQw4w9WgXcQ'],
       ['health', 'https://example.com/health-link'],
@@ -46,10 +37,7 @@ describe('engine fast path', () => {
       });
     }
   });
-  afterAll(async () => {
-    await app.close();
-    await testStore.dispose();
-  });
+  afterAll(async () => engine.close());
 
   it('answers cached visits exactly as the routed visit did', async () => {
     const first = await visit(origin, '/yt');

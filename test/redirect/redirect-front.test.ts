@@ -1,10 +1,7 @@
-import { type AddressInfo, connect, type Socket } from 'node:net';
-import pino from 'pino';
+import { connect, type Socket } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { parseConfig } from '../../src/config.js';
-import { composeEngine } from '../../src/main.js';
 import { readHead } from '../../src/redirect/redirect-front.js';
-import { sqliteKind, type TestStore } from '../helpers/stores.js';
+import { startEngine } from '../helpers/engine.js';
 import { UA } from '../helpers/user-agents.js';
 
 /**
@@ -118,18 +115,12 @@ describe('readHead: the subset the front takes', () => {
 });
 
 describe('the redirect front on a real server', () => {
-  let testStore: TestStore;
-  let app: ReturnType<typeof composeEngine>;
+  let engine: Awaited<ReturnType<typeof startEngine>>;
+  let app: Awaited<ReturnType<typeof startEngine>>['app'];
   let port: number;
   beforeAll(async () => {
-    testStore = await sqliteKind.create();
-    app = composeEngine(
-      parseConfig({ API_TOKEN: 't', BASE_URL: 'https://s.example' }, 'engine'),
-      testStore.store,
-      pino({ level: 'silent' }),
-    );
-    await app.listen({ port: 0, host: '127.0.0.1' });
-    port = (app.server.address() as AddressInfo).port;
+    engine = await startEngine();
+    ({ app, port } = engine);
     await fetch(`http://127.0.0.1:${port}/api/links`, {
       method: 'POST',
       headers: { authorization: 'Bearer t', 'content-type': 'application/json' },
@@ -138,10 +129,7 @@ describe('the redirect front on a real server', () => {
     // The first visit fills the cache through Fastify; the front answers cached links only.
     await fetch(`http://127.0.0.1:${port}/yt`, { redirect: 'manual' });
   });
-  afterAll(async () => {
-    await app.close();
-    await testStore.dispose();
-  });
+  afterAll(async () => engine.close());
 
   it('answers a visit in one piece: status, headers, Date, keep-alive, an empty body by its length', async () => {
     const [answer] = responsesOf(await exchange(port, [get('/yt') + last('/health')]), ['GET', 'GET']);
@@ -277,14 +265,7 @@ describe('the redirect front on a real server', () => {
 
 describe('closing a server with connections the front holds', () => {
   it('ends them: close does not wait for their keep-alive timeout', async () => {
-    const testStore = await sqliteKind.create();
-    const app = composeEngine(
-      parseConfig({ API_TOKEN: 't', BASE_URL: 'https://s.example' }, 'engine'),
-      testStore.store,
-      pino({ level: 'silent' }),
-    );
-    await app.listen({ port: 0, host: '127.0.0.1' });
-    const port = (app.server.address() as AddressInfo).port;
+    const { port, close } = await startEngine();
     await fetch(`http://127.0.0.1:${port}/api/links`, {
       method: 'POST',
       headers: { authorization: 'Bearer t', 'content-type': 'application/json' },
@@ -299,9 +280,8 @@ describe('closing a server with connections the front holds', () => {
     await expect.poll(() => chunks.length, { timeout: 5_000 }).toBe(1);
     // The front's answer (an empty body by its length): the connection is the front's, idle, and open.
     expect(responsesOf(Buffer.concat(chunks), ['GET'])[0]?.headers['content-length']).toBe('0');
-    await app.close();
+    await close();
     await closed;
-    await testStore.dispose();
     expect(socket.destroyed).toBe(true);
   });
 });
