@@ -138,7 +138,8 @@ describe.skipIf(postgresKind.skipReason !== null)('a process ending under traffi
     await sleep(1500);
     expect(await instance.stop()).toBe(0);
     const counts = await traffic.stop();
-    expect(counts.fiveXx).toBe(0);
+    // Once in CI (not reproduced in a loop here): 105 answers of 5xx. Say which, should it come back.
+    expect(counts.fiveXx, `answers by status: ${JSON.stringify(counts.byStatus)}`).toBe(0);
     const spilled = segments();
     expect(spilled.length).toBeGreaterThan(0);
     proxy.restore();

@@ -80,7 +80,11 @@ interface Seen {
   outcomes: string[];
 }
 
-describe.skipIf(browserSkipReason !== null)('the escape matrix in Chromium, cell by cell', () => {
+// One retry: once in CI (Node 24's run; not reproduced in 300 runs of that cell here, loaded or idle), a
+// cell's outcome beacon never reached the test's request interception. The page's clock is paused, so a
+// fault of the page itself repeats on the retry; a lost CDP interception does not.
+const noBrowser = browserSkipReason !== null;
+describe.skipIf(noBrowser)('the escape matrix in Chromium, cell by cell', { retry: 1 }, () => {
   let testStore: TestStore;
   let composed: Composed;
   let baseUrl = '';
