@@ -9,7 +9,8 @@ import { generator, load } from './load.mjs';
 import { SERVER_FLAGS } from './server-flags.mjs';
 
 const DURATION = Number(process.env.BENCH_DURATION ?? 5);
-const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 3);
+// Five: on a shared 2-core machine one round in three or four is off by 20 % or more either way.
+const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 5);
 const CONNECTIONS = Number(process.env.BENCH_CONNECTIONS ?? 50);
 const TOKEN = 'bench-token';
 // Another build to measure (e.g. a copy of dist/ from before a change, kept inside the repository so that
