@@ -4,6 +4,8 @@ import { parseConfig } from '../../src/config.js';
 import { composeEngine } from '../../src/main.js';
 import { sqliteKind } from './stores.js';
 
+export type RunningEngine = Awaited<ReturnType<typeof startEngine>>;
+
 /** A self-hosted engine on SQLite, listening on a free loopback port (API token `t`). */
 export async function startEngine() {
   const testStore = await sqliteKind.create();

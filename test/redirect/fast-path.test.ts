@@ -1,6 +1,6 @@
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startEngine } from '../helpers/engine.js';
+import { type RunningEngine, startEngine } from '../helpers/engine.js';
 import { type HostedHarness, startHosted } from '../helpers/hosted.js';
 import { sqliteKind } from '../helpers/stores.js';
 import { UA } from '../helpers/user-agents.js';
@@ -21,7 +21,7 @@ const visit = (origin: string, path: string, init: RequestInit = {}) =>
   });
 
 describe('engine fast path', () => {
-  let engine: Awaited<ReturnType<typeof startEngine>>;
+  let engine: RunningEngine;
   let origin: string;
   beforeAll(async () => {
     engine = await startEngine();

@@ -1,7 +1,7 @@
 import { connect, type Socket } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { readHead } from '../../src/redirect/redirect-front.js';
-import { startEngine } from '../helpers/engine.js';
+import { type RunningEngine, startEngine } from '../helpers/engine.js';
 import { UA } from '../helpers/user-agents.js';
 
 /**
@@ -115,12 +115,11 @@ describe('readHead: the subset the front takes', () => {
 });
 
 describe('the redirect front on a real server', () => {
-  let engine: Awaited<ReturnType<typeof startEngine>>;
-  let app: Awaited<ReturnType<typeof startEngine>>['app'];
+  let engine: RunningEngine;
   let port: number;
   beforeAll(async () => {
     engine = await startEngine();
-    ({ app, port } = engine);
+    port = engine.port;
     await fetch(`http://127.0.0.1:${port}/api/links`, {
       method: 'POST',
       headers: { authorization: 'Bearer t', 'content-type': 'application/json' },
@@ -138,7 +137,7 @@ describe('the redirect front on a real server', () => {
       location: YT,
       vary: 'User-Agent',
       connection: 'keep-alive',
-      'keep-alive': `timeout=${Math.floor(app.server.keepAliveTimeout / 1000)}`,
+      'keep-alive': `timeout=${Math.floor(engine.app.server.keepAliveTimeout / 1000)}`,
       'content-length': '0',
     });
     expect(Date.parse(answer?.headers.date ?? '')).toBeGreaterThan(Date.now() - 60_000);
@@ -250,15 +249,15 @@ describe('the redirect front on a real server', () => {
   });
 
   it("closes an idle connection after node:http's keep-alive timeout", async () => {
-    const before = app.server.keepAliveTimeout;
-    app.server.keepAliveTimeout = 200;
+    const before = engine.app.server.keepAliveTimeout;
+    engine.app.server.keepAliveTimeout = 200;
     try {
       const bytes = await exchange(port, [get('/yt')]);
       expect(responsesOf(bytes, ['GET']).map((a) => [a.status, a.headers['keep-alive']])).toEqual([
         [301, 'timeout=0'],
       ]);
     } finally {
-      app.server.keepAliveTimeout = before;
+      engine.app.server.keepAliveTimeout = before;
     }
   });
 });
