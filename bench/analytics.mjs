@@ -229,7 +229,8 @@ async function time(fn) {
   return { median: samples[Math.floor(samples.length / 2)], p90: samples[Math.floor(samples.length * 0.9)] };
 }
 
-async function benchStore(name, store) {
+/** `sizes` prints the database's size and its raw clicks' part, measured right after the seed. */
+async function benchStore(name, store, sizes) {
   console.log(`\n== ${name}`);
   await migrateToLatest(store);
   const registered = Object.keys(await migrationProvider.getMigrations()).some((m) => m.startsWith('008'));
@@ -251,6 +252,7 @@ async function benchStore(name, store) {
   console.log(
     `seeded ${CLICKS} clicks in ${await count('click_blocks')} blocks, ${data.outcomes} outcomes, ${await count('click_rollups')} link and ${await count('org_rollups')} organization rollup rows across ${LINKS} links in ${seedSeconds.toFixed(1)} s`,
   );
+  console.log(await sizes());
 
   const analytics = createAnalyticsService({
     store,
@@ -347,8 +349,14 @@ const dir = mkdtempSync(join(tmpdir(), 'linkhop-bench-analytics-'));
 if (DB !== 'postgres') {
   try {
     const sqlite = openStore(`sqlite:${join(dir, 'bench.db')}`);
-    await benchStore('SQLite', sqlite);
-    console.log(`SQLite file: ${(fileSize(join(dir, 'bench.db')) / 1e6).toFixed(0)} MB`);
+    // dbstat (compiled into better-sqlite3's SQLite) gives each table's and index's pages, as PostgreSQL's
+    // pg_total_relation_size does below: the raw clicks apart from the rollups.
+    await benchStore('SQLite', sqlite, async () => {
+      const raw = sqlite.sqlite
+        .prepare("select sum(pgsize) as bytes from dbstat where name like 'click_blocks%'")
+        .get().bytes;
+      return `SQLite file: ${(fileSize(join(dir, 'bench.db')) / 1e6).toFixed(0)} MB, raw clicks (click_blocks and its indexes) ${(raw / 1e6).toFixed(0)} MB`;
+    });
     await sqlite.close();
   } finally {
     if (!process.env.BENCH_KEEP) rmSync(dir, { recursive: true, force: true });
@@ -366,21 +374,19 @@ if (DB === 'sqlite') {
   await admin.query(`create schema ${schema}`);
   const store = openStore(postgresUrl, { schema, maxConnections: 4 });
   try {
-    await benchStore('PostgreSQL', store);
-    const size = await admin.query(
-      `select sum(pg_total_relation_size(c.oid))::bigint as bytes, string_agg(distinct c.relname, ' ') as names
-       from pg_class c join pg_namespace n on n.oid = c.relnamespace
-       where n.nspname = $1 and c.relkind in ('r', 'p')`,
-      [schema],
-    );
-    const blocks = await admin.query(
-      `select sum(pg_total_relation_size(c.oid))::bigint as bytes from pg_class c
-       join pg_namespace n on n.oid = c.relnamespace where n.nspname = $1 and c.relname like 'click_blocks%' and c.relkind = 'r'`,
-      [schema],
-    );
-    console.log(
-      `PostgreSQL schema: ${(Number(size.rows[0].bytes) / 1e6).toFixed(0)} MB, raw click partitions ${(Number(blocks.rows[0].bytes) / 1e6).toFixed(0)} MB`,
-    );
+    await benchStore('PostgreSQL', store, async () => {
+      const size = await admin.query(
+        `select sum(pg_total_relation_size(c.oid))::bigint as bytes from pg_class c
+         join pg_namespace n on n.oid = c.relnamespace where n.nspname = $1 and c.relkind in ('r', 'p')`,
+        [schema],
+      );
+      const blocks = await admin.query(
+        `select sum(pg_total_relation_size(c.oid))::bigint as bytes from pg_class c
+         join pg_namespace n on n.oid = c.relnamespace where n.nspname = $1 and c.relname like 'click_blocks%' and c.relkind = 'r'`,
+        [schema],
+      );
+      return `PostgreSQL schema: ${(Number(size.rows[0].bytes) / 1e6).toFixed(0)} MB, raw click partitions ${(Number(blocks.rows[0].bytes) / 1e6).toFixed(0)} MB`;
+    });
   } finally {
     await store.close();
     if (!process.env.BENCH_KEEP) await admin.query(`drop schema ${schema} cascade`);
