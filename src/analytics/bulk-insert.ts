@@ -220,25 +220,71 @@ export function writeClickBatchSqlite(
   batchId?: string,
   groups?: GroupCache,
 ): boolean {
-  const previous = database.pragma('synchronous', { simple: true });
-  database.pragma('synchronous = NORMAL');
+  const batch = batchStatements(database);
+  const previous = Number(batch.readSync.get());
+  batch.setSync(SYNC_NORMAL).run();
   try {
-    return database.transaction(() => {
-      // A batch with an id is written once: a replay finds its id taken and writes nothing.
-      if (batchId !== undefined) {
-        const marked = sqlite.statement(MARK_BATCH_SQLITE).run([batchId, Date.now()]) as { changes: number };
-        if (marked.changes === 0) return false;
-      }
-      insertManySqlite(sqlite, BLOCKS_TABLE, blocks);
-      const { links, orgs } = incrementRows(inc);
-      insertManySqlite(sqlite, ROLLUPS_TABLE, links);
-      insertManySqlite(sqlite, ORG_ROLLUPS_TABLE, orgs);
-      if (groups) insertManySqlite(sqlite, GROUPS_TABLE, groups.groupRowsSync(database, inc));
-      return true;
-    })();
+    return batch.transaction(database, sqlite, blocks, inc, batchId, groups);
   } finally {
-    database.pragma(`synchronous = ${Number(previous)}`);
+    batch.setSync(previous).run();
   }
+}
+
+/** The batch's statements, run inside its transaction. */
+function writeBatchRows(
+  database: SqliteDatabase,
+  sqlite: SqliteHandle,
+  blocks: readonly (readonly unknown[])[],
+  inc: Increments,
+  batchId?: string,
+  groups?: GroupCache,
+): boolean {
+  // A batch with an id is written once: a replay finds its id taken and writes nothing.
+  if (batchId !== undefined) {
+    const marked = sqlite.statement(MARK_BATCH_SQLITE).run([batchId, Date.now()]) as { changes: number };
+    if (marked.changes === 0) return false;
+  }
+  insertManySqlite(sqlite, BLOCKS_TABLE, blocks);
+  const { links, orgs } = incrementRows(inc);
+  insertManySqlite(sqlite, ROLLUPS_TABLE, links);
+  insertManySqlite(sqlite, ORG_ROLLUPS_TABLE, orgs);
+  if (groups) insertManySqlite(sqlite, GROUPS_TABLE, groups.groupRowsSync(database, inc));
+  return true;
+}
+
+const SYNC_NORMAL = 1;
+
+interface BatchStatements {
+  readSync: SQLite.Statement;
+  setSync(level: number): SQLite.Statement;
+  transaction: typeof writeBatchRows;
+}
+
+const batchStatementsOf = new WeakMap<SqliteDatabase, BatchStatements>();
+
+/**
+ * A connection's batch transaction and its `synchronous` pragmas, prepared once: `database.pragma()`
+ * prepares its statement on every call and `database.transaction()` builds five wrappers, about 30 µs a
+ * batch together (a fifth of the writer's time on batches of 100 clicks).
+ */
+function batchStatements(database: SqliteDatabase): BatchStatements {
+  let statements = batchStatementsOf.get(database);
+  if (statements) return statements;
+  const levels = new Map<number, SQLite.Statement>();
+  statements = {
+    readSync: database.prepare('pragma synchronous').pluck(),
+    setSync(level) {
+      let statement = levels.get(level);
+      if (!statement) {
+        statement = database.prepare(`pragma synchronous = ${Math.trunc(level)}`);
+        levels.set(level, statement);
+      }
+      return statement;
+    },
+    transaction: database.transaction(writeBatchRows),
+  };
+  batchStatementsOf.set(database, statements);
+  return statements;
 }
 
 const MARK_BATCH_SQLITE = 'insert into "click_batches" ("id", "at") values (?, ?) on conflict do nothing';

@@ -174,7 +174,7 @@ export function createGroupCache(maxLinks = 200_000) {
       const pairs = linkOrgs(inc);
       if (pairs.size === 0) return [];
       const all = <T>(head: string, ids: string[]) =>
-        database.prepare(`${head} ${listOf('sqlite', 1)}`).all(param('sqlite', ids)) as T[];
+        prepared(database, `${head} ${listOf('sqlite', 1)}`).all(param('sqlite', ids)) as T[];
       const missing = unknown(pairs, all(VERSIONS, [...new Set(pairs.values())]));
       if (missing.length > 0)
         remember({ folders: all(FOLDERS, missing), tags: all(TAGS, missing) }, pairs, missing);
@@ -184,6 +184,23 @@ export function createGroupCache(maxLinks = 200_000) {
 }
 
 export type GroupCache = ReturnType<typeof createGroupCache>;
+
+/** Each connection's lookups, prepared once (a batch runs one to three). */
+const preparedOf = new WeakMap<SQLite.Database, Map<string, SQLite.Statement>>();
+
+function prepared(database: SQLite.Database, text: string): SQLite.Statement {
+  let statements = preparedOf.get(database);
+  if (!statements) {
+    statements = new Map();
+    preparedOf.set(database, statements);
+  }
+  let statement = statements.get(text);
+  if (!statement) {
+    statement = database.prepare(text);
+    statements.set(text, statement);
+  }
+  return statement;
+}
 
 /** link id -> organization id of the per-link increments. */
 function linkOrgs(inc: Increments): Map<string, string> {

@@ -371,4 +371,26 @@ describe('click batch on sqlite', () => {
       await testStore.dispose();
     }
   });
+
+  it("leaves each connection's sync level as it found it, batch after batch", async () => {
+    const [first, second] = [await sqliteKind.create(), await sqliteKind.create()];
+    try {
+      const orgId = randomUUID();
+      const sync = (store: Store) => store.sqlite?.pragma('synchronous', { simple: true });
+      // The second connection runs at another level, so a statement prepared for the first and reused on
+      // the second (or a level remembered from the first) would show.
+      second.store.sqlite?.pragma('synchronous = OFF');
+      const seen: number[] = [];
+      for (const { store } of [first, second, first, second]) {
+        await createAnalyticsRepo(store).writeClicks([click({ orgId }), click({ orgId, at: NOW + 1 })]);
+        seen.push(Number(sync(store)));
+      }
+      expect(seen).toEqual([2, 0, 2, 0]);
+      expect(await storedClicks(first.store, orgId)).toHaveLength(4);
+      expect(await storedClicks(second.store, orgId)).toHaveLength(4);
+    } finally {
+      await first.dispose();
+      await second.dispose();
+    }
+  });
 });
