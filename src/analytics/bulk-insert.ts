@@ -157,19 +157,24 @@ function chunkSize(remaining: number): number {
 
 /** A SQLite connection's prepared statements, by SQL text (the writer's handful of shapes). */
 export interface SqliteHandle {
-  statement(sql: string): { run(params: unknown[]): unknown };
+  statement(sql: string): PreparedOnce;
+}
+
+interface PreparedOnce {
+  run(params: unknown[]): unknown;
+  all(params: unknown[]): unknown[];
 }
 
 export function sqliteHandle(database: {
-  prepare(sql: string): { run(...params: unknown[]): unknown };
+  prepare(sql: string): { run(...params: unknown[]): unknown; all(...params: unknown[]): unknown[] };
 }): SqliteHandle {
-  const cache = new Map<string, { run(params: unknown[]): unknown }>();
+  const cache = new Map<string, PreparedOnce>();
   return {
     statement(sql) {
       let statement = cache.get(sql);
       if (!statement) {
         const prepared = database.prepare(sql);
-        statement = { run: (params) => prepared.run(...params) };
+        statement = { run: (params) => prepared.run(...params), all: (params) => prepared.all(...params) };
         cache.set(sql, statement);
       }
       return statement;
@@ -224,7 +229,7 @@ export function writeClickBatchSqlite(
   const previous = Number(batch.readSync.get());
   batch.setSync(SYNC_NORMAL).run();
   try {
-    return batch.transaction(database, sqlite, blocks, inc, batchId, groups);
+    return batch.transaction(sqlite, blocks, inc, batchId, groups);
   } finally {
     batch.setSync(previous).run();
   }
@@ -232,7 +237,6 @@ export function writeClickBatchSqlite(
 
 /** The batch's statements, run inside its transaction. */
 function writeBatchRows(
-  database: SqliteDatabase,
   sqlite: SqliteHandle,
   blocks: readonly (readonly unknown[])[],
   inc: Increments,
@@ -248,7 +252,7 @@ function writeBatchRows(
   const { links, orgs } = incrementRows(inc);
   insertManySqlite(sqlite, ROLLUPS_TABLE, links);
   insertManySqlite(sqlite, ORG_ROLLUPS_TABLE, orgs);
-  if (groups) insertManySqlite(sqlite, GROUPS_TABLE, groups.groupRowsSync(database, inc));
+  if (groups) insertManySqlite(sqlite, GROUPS_TABLE, groups.groupRowsSync(sqlite, inc));
   return true;
 }
 

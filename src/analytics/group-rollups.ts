@@ -1,4 +1,3 @@
-import type SQLite from 'better-sqlite3';
 import { CompiledQuery, type Kysely, sql, type Transaction } from 'kysely';
 import type { Dialect } from '../store/database.js';
 import type { Database } from '../store/schema.js';
@@ -169,12 +168,15 @@ export function createGroupCache(maxLinks = 200_000) {
       return rows(inc, pairs);
     },
 
-    /** SQLite, synchronously inside the writer's transaction. */
-    groupRowsSync(database: SQLite.Database, inc: Increments): GroupRow[] {
+    /**
+     * SQLite, synchronously inside the writer's transaction, through the writer's statements (each
+     * prepared once per connection: preparing costs about what a lookup does).
+     */
+    groupRowsSync(sqlite: PreparedStatements, inc: Increments): GroupRow[] {
       const pairs = linkOrgs(inc);
       if (pairs.size === 0) return [];
       const all = <T>(head: string, ids: string[]) =>
-        prepared(database, `${head} ${listOf('sqlite', 1)}`).all(param('sqlite', ids)) as T[];
+        sqlite.statement(`${head} ${listOf('sqlite', 1)}`).all([param('sqlite', ids)]) as T[];
       const missing = unknown(pairs, all(VERSIONS, [...new Set(pairs.values())]));
       if (missing.length > 0)
         remember({ folders: all(FOLDERS, missing), tags: all(TAGS, missing) }, pairs, missing);
@@ -185,21 +187,9 @@ export function createGroupCache(maxLinks = 200_000) {
 
 export type GroupCache = ReturnType<typeof createGroupCache>;
 
-/** Each connection's lookups, prepared once (a batch runs one to three). */
-const preparedOf = new WeakMap<SQLite.Database, Map<string, SQLite.Statement>>();
-
-function prepared(database: SQLite.Database, text: string): SQLite.Statement {
-  let statements = preparedOf.get(database);
-  if (!statements) {
-    statements = new Map();
-    preparedOf.set(database, statements);
-  }
-  let statement = statements.get(text);
-  if (!statement) {
-    statement = database.prepare(text);
-    statements.set(text, statement);
-  }
-  return statement;
+/** The SQLite writer's statement cache (bulk-insert.ts's `SqliteHandle`), as far as lookups need it. */
+interface PreparedStatements {
+  statement(sql: string): { all(params: unknown[]): unknown[] };
 }
 
 /** link id -> organization id of the per-link increments. */
