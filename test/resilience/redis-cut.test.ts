@@ -28,7 +28,13 @@ const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 interface Instance {
   composed: Composed;
   app: FastifyInstance;
-  logs: { msg: string }[];
+  logs: LogLine[];
+}
+
+interface LogLine {
+  msg: string;
+  time: number;
+  err?: unknown;
 }
 
 describe.skipIf(skip !== null)('Redis cut under traffic, two instances', () => {
@@ -41,7 +47,7 @@ describe.skipIf(skip !== null)('Redis cut under traffic, two instances', () => {
   let traffic: Promise<void> = Promise.resolve();
 
   const startInstance = async (): Promise<Instance> => {
-    const logs: { msg: string }[] = [];
+    const logs: LogLine[] = [];
     const stream = new Writable({
       write(chunk, _encoding, done) {
         for (const line of String(chunk).split('\n')) if (line) logs.push(JSON.parse(line));
@@ -143,6 +149,7 @@ describe.skipIf(skip !== null)('Redis cut under traffic, two instances', () => {
     await sleep(500);
 
     // Cut until restored below: at least CUT_MS, and never before the checks that need Redis away are done.
+    expect(a.composed.redis?.health.up && b.composed.redis?.health.up).toBe(true);
     await proxy.cut();
     const cutAt = Date.now();
     await sleep(100);
@@ -258,10 +265,24 @@ describe.skipIf(skip !== null)('Redis cut under traffic, two instances', () => {
     expect(total).toBe(visitStatuses.length);
     expect((await stats(tapped.id)).outcomes.opened).toBe(1);
 
-    // One line when Redis was lost and one when it came back, per instance; no unhandled client error.
+    // For the cut, one line when Redis was lost and one when it came back, per instance (not one per
+    // reconnect attempt: about nine per client in five seconds); no unhandled client error. Counted from
+    // the cut on: on a loaded machine an instance's first connection can time out as it starts, which is
+    // logged as lost and back too, truthfully, before the cut. The message lists every change seen.
     for (const instance of [a, b]) {
-      expect(instance.logs.filter((line) => line.msg === REDIS_LOST_MESSAGE)).toHaveLength(1);
-      expect(instance.logs.filter((line) => line.msg === REDIS_BACK_MESSAGE)).toHaveLength(1);
+      const changes = instance.logs.filter(
+        (line) => line.msg === REDIS_LOST_MESSAGE || line.msg === REDIS_BACK_MESSAGE,
+      );
+      const seen = changes
+        .map(
+          (line) =>
+            `${line.msg.split(':')[0]} at ${line.time - cutAt} ms (${JSON.stringify(line.err ?? '')})`,
+        )
+        .join('; ');
+      expect(
+        changes.filter((line) => line.time >= cutAt).map((line) => line.msg),
+        seen,
+      ).toEqual([REDIS_LOST_MESSAGE, REDIS_BACK_MESSAGE]);
     }
     expect(unhandled.mock.calls.flat().join(' ')).not.toMatch(/Unhandled error event/);
   }, 30_000);
