@@ -49,7 +49,17 @@ export const ERROR_CATALOGUE = {
   },
   unsupported_media_type: { status: 415, message: 'Send JSON with content-type: application/json' },
   payload_too_large: { status: 413, message: 'The request body is too large' },
+  too_many_rows: { status: 413, message: 'The file has more rows than one import takes' },
+  too_deep: { status: 400, message: 'The request body nests deeper than 64 levels' },
   rate_limited: { status: 429, message: 'Too many requests' },
+  too_many_imports: {
+    status: 429,
+    message: 'This organization has too many imports queued or running; wait for one to finish',
+  },
+  too_many_invites: {
+    status: 429,
+    message: 'This organization has sent too many invites; try again later or revoke pending ones',
+  },
   internal_error: { status: 500, message: 'Something went wrong on our side' },
   not_provisioned: { status: 503, message: 'A required secret or app setting is not provisioned' },
   unavailable: { status: 503, message: 'The database is unavailable; try again shortly' },
