@@ -21,7 +21,7 @@ export interface TeamsDeps {
   mailTransport: MailTransport | null;
   mailFrom: string;
   /** Mails per address, shared by sign-up, invites and resets. */
-  limits: { signupMails: RateLimiter };
+  limits: { signupMails: RateLimiter; invites: RateLimiter };
   logger: SignupLogger;
   /** Drops an erased organization's compiled links from every instance's cache. */
   cache: { invalidateOrganization(orgId: string): void };
@@ -56,7 +56,14 @@ export function composeTeams(deps: TeamsDeps) {
     teams: {
       audit,
       members: createMemberService({ repo, accounts, audit, now }),
-      invites: createInviteService({ repo, accounts, audit, uuid: randomUUID, ...mail }),
+      invites: createInviteService({
+        repo,
+        accounts,
+        audit,
+        uuid: randomUUID,
+        invitesPerOrg: deps.limits.invites,
+        ...mail,
+      }),
       passwords: createPasswordService({ repo, ...mail }),
       erase: createEraseService({
         repo: createEraseRepo(store),

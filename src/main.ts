@@ -1,3 +1,4 @@
+import { createPasswordAttempts } from './accounts/password-attempts.js';
 import { randomBytes, randomUUID } from 'node:crypto';
 import type { FastifyInstance } from 'fastify';
 import pino, { type Logger } from 'pino';
@@ -286,9 +287,12 @@ export async function composeHosted(
       secureCookies: config.baseUrl.startsWith('https://'),
       signup: people.signup,
       signupAttempts: limits.signup,
-      loginAttempts: limits.login,
-      accountLoginFailures: limits.accountLoginFailures,
+      passwordAttempts: createPasswordAttempts({
+        perAddress: limits.login,
+        perAccount: limits.accountLoginFailures,
+      }),
       keyCreations: limits.keyCreations,
+      inviteAccepts: limits.inviteAccepts,
     },
     teams: people.teams,
     links,

@@ -10,6 +10,7 @@ import { acceptInviteBody, emailField, inviteDetailsSchema, inviteTokenBody } fr
 import type { MemberService } from '../members/service.js';
 import { presentSession, sessionSchema } from './dashboard-routes.js';
 import type { EraseService } from './erase.js';
+import type { PasswordAttempts } from './password-attempts.js';
 import type { PasswordService } from './passwords.js';
 import { RESET_LINK_MINUTES } from './passwords.js';
 import type { AccountService } from './service.js';
@@ -27,6 +28,10 @@ export interface AccountRouteDeps {
   secureCookies: boolean;
   /** Reset requests per client address: each may send a mail. */
   resetAttempts: RateLimiter;
+  /** Invite accepts per client address: a new person's costs a scrypt. */
+  inviteAttempts: RateLimiter;
+  /** The log-in's limits, which the password change and account deletion count toward too. */
+  passwordAttempts: PasswordAttempts;
 }
 
 /** Outside the session: password reset by email and the invite accept page. */
@@ -107,13 +112,19 @@ export async function publicAccountRoutes(app: FastifyInstance, deps: AccountRou
         summary: 'Accept an invite',
         tags,
         description:
-          'Joins the organization and logs in there. A new person sets a password; an existing one is ' +
-          'logged in as that email already or types their password.',
+          'Joins the organization and logs in there. A new person sets a password (the mailed token proves ' +
+          'the address); an existing account accepts from its own signed-in session (401 otherwise: log ' +
+          'in first). No password is ever checked here.',
         body: acceptInviteBody,
         response: { 200: sessionSchema, ...errorResponses(400, 401, 404, 409) },
       },
     },
     async (request, reply) => {
+      const attempt = await deps.inviteAttempts.hit(`invite-accept:${request.ip}`);
+      if (!attempt.allowed)
+        throw appError('rate_limited', 'Too many invite accepts from this address', {
+          retryAfter: attempt.resetSeconds,
+        });
       const current = (await deps.accounts.session(sessionTokenOf(request))) ?? undefined;
       const { token } = await deps.invites.accept(request.body.token, request.body.password, current);
       const session = await deps.accounts.session(token);
@@ -164,7 +175,10 @@ export async function sessionAccountRoutes(app: FastifyInstance, deps: AccountRo
       },
     },
     async (request) => {
-      await deps.passwords.change(sessionOf(request), request.body);
+      const session = sessionOf(request);
+      await deps.passwordAttempts.guard(request.ip, session.user.email, () =>
+        deps.passwords.change(session, request.body),
+      );
       return { ok: true as const };
     },
   );
@@ -213,7 +227,10 @@ export async function sessionAccountRoutes(app: FastifyInstance, deps: AccountRo
       },
     },
     async (request, reply) => {
-      const result = await deps.erase.deleteAccount(sessionOf(request), request.body.currentPassword);
+      const session = sessionOf(request);
+      const result = await deps.passwordAttempts.guard(request.ip, session.user.email, () =>
+        deps.erase.deleteAccount(session, request.body.currentPassword),
+      );
       reply.header('set-cookie', clearedSessionCookie(deps.secureCookies));
       return { deleted: true as const, ...result };
     },

@@ -1,10 +1,11 @@
 import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
-import { AppError, appError } from '../errors.js';
+import { appError } from '../errors.js';
 import type { RateLimiter } from '../http/rate-limit.js';
 import { errorBodies, errorBody } from '../http/schemas.js';
 import { clearedSessionCookie, sessionCookie, sessionTokenOf } from '../http/session-auth.js';
+import type { PasswordAttempts } from './password-attempts.js';
 import { ROLES } from './permissions.js';
 import { FEATURES, TIERS } from './plans.js';
 import type { AccountService, SessionContext } from './service.js';
@@ -43,10 +44,13 @@ export interface DashboardAccountDeps {
   /** Sign-up requests per client address: each one costs a scrypt and may send a mail. */
   signupAttempts: RateLimiter;
   secureCookies: boolean;
-  /** Log-in attempts per client address. */
-  loginAttempts: RateLimiter;
-  /** Failed log-ins per account, from any address: past the limit the account is locked for a while. */
-  accountLoginFailures: RateLimiter;
+  /**
+   * Password checks per client address and failures per account: the log-in's limits, shared by every
+   * door that checks a password (password change, account deletion).
+   */
+  passwordAttempts: PasswordAttempts;
+  /** Invite accepts per client address. */
+  inviteAccepts: RateLimiter;
   /** API keys created per organization, so minting and revoking cannot churn without bound. */
   keyCreations: RateLimiter;
 }
@@ -55,17 +59,6 @@ export interface DashboardAccountDeps {
 export function presentSession(session: SessionContext) {
   const { user, org, role, orgs, features } = session;
   return { user, org, role, orgs, features };
-}
-
-/** Said the same whether or not the email has an account, so the lock reveals nothing the 401 did not. */
-function accountLocked(retryAfter: number) {
-  const minutes = Math.ceil(retryAfter / 60);
-  return appError(
-    'rate_limited',
-    `Too many failed log-ins for this account: it is locked for ${minutes} minute${minutes === 1 ? '' : 's'}; ` +
-      'try again then.',
-    { retryAfter },
-  );
 }
 
 /** Sign-up, log-in, log-out and the session: the dashboard's /api/auth and /api/session. */
@@ -141,22 +134,9 @@ export async function dashboardAccountRoutes(
       },
     },
     async (request, reply) => {
-      const attempt = await deps.loginAttempts.hit(`login:${request.ip}`);
-      if (!attempt.allowed)
-        throw appError('rate_limited', 'Too many log-in attempts', { retryAfter: attempt.resetSeconds });
-      const account = `account:${request.body.email.trim().toLowerCase()}`;
-      const lock = await deps.accountLoginFailures.peek(account);
-      if (!lock.allowed) throw accountLocked(lock.resetSeconds);
-      let token: string;
-      try {
-        token = await accounts.login(request.body);
-      } catch (error) {
-        if (error instanceof AppError && error.code === 'invalid_credentials') {
-          const failure = await deps.accountLoginFailures.hit(account);
-          if (failure.remaining === 0) throw accountLocked(failure.resetSeconds);
-        }
-        throw error;
-      }
+      const token = await deps.passwordAttempts.guard(request.ip, request.body.email, () =>
+        accounts.login(request.body),
+      );
       reply.header('set-cookie', sessionCookie(token, secureCookies));
       return sessionOf(token);
     },

@@ -2,6 +2,7 @@ import type { MailTransport } from '../broadcasts/worker.js';
 import { appError } from '../errors.js';
 import type { RateLimiter } from '../http/rate-limit.js';
 import type { SessionContext } from './context.js';
+import { WrongPasswordError } from './password-attempts.js';
 import type { AccountRepo } from './repo.js';
 import { hashPassword, randomToken, sha256Hex, verifyPassword } from './secrets.js';
 import type { SignupLogger } from './signup.js';
@@ -21,9 +22,10 @@ export interface PasswordDeps {
   now: () => Date;
 }
 
-export function wrongCurrentPassword() {
+/** A wrong `currentPassword`: a 400 naming the field, counted by the log-in's limits like a wrong log-in. */
+export function wrongCurrentPassword(): WrongPasswordError {
   const message = 'This is not your current password';
-  return appError('invalid_body', `currentPassword: ${message}`, {
+  return new WrongPasswordError('invalid_body', 400, `currentPassword: ${message}`, {
     issues: [{ code: 'custom', path: ['currentPassword'], message }],
   });
 }

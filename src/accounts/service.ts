@@ -6,6 +6,7 @@ import { createKeyFunctions } from './keys.js';
 import type { Role } from './permissions.js';
 import { featuresOf, LINK_CAPS, type Tier } from './plans.js';
 import type { AccountRepo, Organization } from './repo.js';
+import { wrongCredentials } from './password-attempts.js';
 import { DUMMY_PASSWORD_HASH, hashPassword, randomToken, sha256Hex, verifyPassword } from './secrets.js';
 
 export type { KeyContext, OrgContext, SessionContext } from './context.js';
@@ -118,7 +119,7 @@ export function createAccountService(deps: AccountServiceDeps) {
     async login(input: { email: string; password: string }): Promise<string> {
       const user = await repo.findUserByEmail(input.email.trim().toLowerCase());
       const ok = await verifyPassword(input.password, user?.passwordHash ?? DUMMY_PASSWORD_HASH);
-      if (!user || !ok) throw appError('invalid_credentials');
+      if (!user || !ok) throw wrongCredentials();
       return openSession(user.id);
     },
 

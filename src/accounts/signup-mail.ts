@@ -3,6 +3,26 @@ import { escapeAttr, escapeHtml } from '../core/pages/escape-html.js';
 
 /** The account mails. Short, plain, with the link both as a button and as text to copy. */
 
+/** How much of a name someone typed (an organization's, a key's) a mail repeats. */
+export const MAIL_NAME_MAX = 60;
+
+/**
+ * Text someone else chose (an organization's name, a key's name), made inert for a mail sent from the
+ * service's own address: one line, at most `max` characters, no invisible format characters (bidi
+ * overrides), and the dots, colons, slashes and at-signs that let a mail client turn it into a link or an
+ * address replaced by look-alikes that no client links. "verify at https://evil.test/login" reads the same
+ * to a person and is a link to nobody.
+ */
+export function inertMailText(text: string, max = MAIL_NAME_MAX): string {
+  const chars = [...text.replace(/\p{Cf}/gu, '').replace(/\s+/g, ' ').trim()];
+  const short = chars.length > max ? `${chars.slice(0, max - 1).join('')}…` : chars.join('');
+  return short
+    .replace(/\./g, '\u2024')
+    .replace(/:/g, '\uA789')
+    .replace(/\//g, '\u2215')
+    .replace(/@/g, '\uFF20');
+}
+
 export function composeMail(input: {
   from: string;
   to: string;

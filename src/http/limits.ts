@@ -24,12 +24,18 @@ const LOGIN_FAILURES_PER_ACCOUNT = { limit: 10, windowSeconds: 900 } as const;
 const SIGNUP_ATTEMPTS = { limit: 10, windowSeconds: 3600 } as const;
 const SIGNUP_MAILS_PER_EMAIL = { limit: 3, windowSeconds: 3600 } as const;
 const KEY_CREATIONS_PER_ORG = { limit: 10, windowSeconds: 3600 } as const;
+/** Invites sent per organization: no organization relays mail through the service's address. */
+const INVITES_PER_ORG = { limit: 20, windowSeconds: 3600 } as const;
+/** Invite accepts per client address: a new person's costs a scrypt (the token itself is unguessable). */
+const INVITE_ACCEPTS = { limit: 30, windowSeconds: 300 } as const;
 
 export interface Limits {
   v1: RateLimiter;
   login: RateLimiter;
   accountLoginFailures: RateLimiter;
   keyCreations: RateLimiter;
+  invites: RateLimiter;
+  inviteAccepts: RateLimiter;
   signup: RateLimiter;
   signupMails: RateLimiter;
   capture: RateLimiter;
@@ -54,6 +60,8 @@ export function createLimits(redis?: { publisher: Redis; up: () => boolean }): L
     login: limiter(LOGIN_ATTEMPTS, 'linkhop:rl:login:'),
     accountLoginFailures: limiter(LOGIN_FAILURES_PER_ACCOUNT, 'linkhop:rl:login-account:'),
     keyCreations: limiter(KEY_CREATIONS_PER_ORG, 'linkhop:rl:key-create:'),
+    invites: limiter(INVITES_PER_ORG, 'linkhop:rl:invites:'),
+    inviteAccepts: limiter(INVITE_ACCEPTS, 'linkhop:rl:invite-accept:'),
     signup: limiter(SIGNUP_ATTEMPTS, 'linkhop:rl:signup:'),
     signupMails: limiter(SIGNUP_MAILS_PER_EMAIL, 'linkhop:rl:signup-mail:'),
     capture: limiter(CAPTURE_RATE_LIMIT, 'linkhop:rl:capture:'),

@@ -1,9 +1,10 @@
 import type { Role } from '../accounts/permissions.js';
 import type { AccountRepo } from '../accounts/repo.js';
-import { hashPassword, randomToken, sha256Hex, verifyPassword } from '../accounts/secrets.js';
+import { hashPassword, randomToken, sha256Hex } from '../accounts/secrets.js';
 import type { AccountService, OrgContext, SessionContext } from '../accounts/service.js';
 import type { SignupLogger } from '../accounts/signup.js';
-import { composeMail } from '../accounts/signup-mail.js';
+import { composeMail, inertMailText } from '../accounts/signup-mail.js';
+import type { Actor } from '../audit/schema.js';
 import type { AuditLog } from '../audit/service.js';
 import type { MailTransport } from '../broadcasts/worker.js';
 import { appError } from '../errors.js';
@@ -14,16 +15,21 @@ import { checkOwnerChange } from './service.js';
 /** How long an invite works. */
 export const INVITE_DAYS = 7;
 
+/** Invites an organization may have pending at once, and send in an hour (the relay limit). */
+export const MAX_PENDING_INVITES = 100;
+
 export interface InviteServiceDeps {
   repo: AccountRepo;
   accounts: AccountService;
   audit?: AuditLog;
   baseUrl: string;
   from: string;
-  /** SMTP_URL's transport; null writes the link to the log (the API answer carries it too). */
+  /** SMTP_URL's transport; null writes the link on a line of its own in the server log, for the operator. */
   transport: MailTransport | null;
   /** Mails per address, so nobody can make the service mail-bomb someone's inbox. */
   mailsPerEmail: RateLimiter;
+  /** Invites per organization and hour, so no organization relays mail through the service's address. */
+  invitesPerOrg: RateLimiter;
   logger: SignupLogger;
   now: () => Date;
   uuid: () => string;
@@ -32,54 +38,84 @@ export interface InviteServiceDeps {
 const unknownInvite = () =>
   appError('not_found', 'This invite is unknown, used or expired: ask for a new one.');
 
+/** Who sent the invite, as the mail names them: a person by their (proven) email, a key by its name. */
+function inviterOf(actor: Actor | undefined): string {
+  if (actor?.type === 'user' && actor.id !== 'operator') return actor.label;
+  if (actor?.type === 'key') return `an API key of the organization (“${inertMailText(actor.label)}”)`;
+  return 'the operator of this linkhop service';
+}
+
 /**
- * Invites (issue #20): an owner or admin names an email and a role; the person opens the mailed link
- * (`/#/invite/{token}`, the token in the fragment so it never reaches a log), and either sets a password
- * (new to linkhop) or proves they are the existing account, and joins. A token works once, for 7 days.
+ * Invites (issue #20, hardened in #30): an owner or admin names an email and a role; the service mails the
+ * link (`/#/invite/{token}`, the token in the fragment so it never reaches a log) to that address only
+ * (without SMTP, it writes it on a line of its own in the server log for the operator), never back to the
+ * inviter. Holding the token so proves the mailbox: a new person sets a password and gets an account; an
+ * existing account joins from its own signed-in session, never with a password typed here (that would be
+ * a password check outside the log-in limiter). A token works once, for 7 days.
  */
 export function createInviteService(deps: InviteServiceDeps) {
   const members = deps.repo.members;
   const iso = () => deps.now().toISOString();
 
-  function mailInvite(email: string, orgName: string, acceptUrl: string): void {
+  function mailInvite(input: { email: string; orgName: string; inviter: string; acceptUrl: string }) {
     void (async () => {
-      if (!(await deps.mailsPerEmail.hit(`invite-mail:${email}`)).allowed) {
-        deps.logger.warn({ email }, 'invite mail not sent: too many for this address this hour');
+      if (!(await deps.mailsPerEmail.hit(`invite-mail:${input.email}`)).allowed) {
+        deps.logger.warn({ email: input.email }, 'invite mail not sent: too many for this address this hour');
         return;
       }
       if (deps.transport === null) {
         deps.logger.warn(
-          { email, link: acceptUrl },
-          'SMTP is not configured: send this invite link yourself',
+          { email: input.email, link: input.acceptUrl },
+          'SMTP is not configured: send this invite link to the invited address yourself',
         );
         return;
       }
+      const orgName = inertMailText(input.orgName);
       await deps.transport.sendMail(
         composeMail({
           from: deps.from,
-          to: email,
-          subject: `You are invited to ${orgName} on linkhop`,
+          to: input.email,
+          subject: `You are invited to “${orgName}” on linkhop`,
           lines: [
-            `You are invited to join ${orgName} on linkhop.`,
+            `${input.inviter} invited you to join the workspace “${orgName}” on linkhop.`,
             `The link works once, within ${INVITE_DAYS} days. If you did not expect it, ignore this mail.`,
           ],
-          action: { label: 'Accept the invite', url: acceptUrl },
+          action: { label: 'Accept the invite', url: input.acceptUrl },
         }),
       );
-    })().catch((error: unknown) => deps.logger.error({ err: error, email }, 'invite mail failed'));
+    })().catch((error: unknown) => deps.logger.error({ err: error, email: input.email }, 'invite mail failed'));
   }
 
+  /** Within the organization's limits: 100 pending, 20 sent an hour. */
+  async function checkInviteLimits(orgId: string): Promise<void> {
+    if ((await members.countPendingInvites(orgId, iso())) >= MAX_PENDING_INVITES)
+      throw appError(
+        'too_many_invites',
+        `This organization has ${MAX_PENDING_INVITES} pending invites; revoke some before sending more`,
+      );
+    const rate = await deps.invitesPerOrg.hit(`org:${orgId}`);
+    if (!rate.allowed)
+      throw appError('too_many_invites', 'This organization has sent too many invites this hour; try again later', {
+        retryAfter: rate.resetSeconds,
+      });
+  }
+
+  /**
+   * Who joins: a new person gets an account (the token came by mail to the address, so it is proven); an
+   * existing one only from their own session. Answers 401 otherwise, never checking a password here.
+   */
   async function joinAs(invite: { email: string }, password: string | undefined, session?: SessionContext) {
     const user = await deps.repo.findUserByEmail(invite.email);
-    if (!user) {
-      if (!password || password.length < 8)
-        throw appError('invalid_body', 'password: choose one of at least 8 characters');
-      return { userId: null, passwordHash: await hashPassword(password) };
+    if (user) {
+      if (session?.user.id === user.id) return { userId: user.id, passwordHash: null };
+      throw appError(
+        'unauthenticated',
+        `Log in as ${invite.email} first, then open the invite link again (the invite joins your signed-in account).`,
+      );
     }
-    if (session?.user.id === user.id) return { userId: user.id, passwordHash: null };
-    if (!password || !(await verifyPassword(password, user.passwordHash)))
-      throw appError('invalid_credentials');
-    return { userId: user.id, passwordHash: null };
+    if (!password || password.length < 8)
+      throw appError('invalid_body', 'password: choose one of at least 8 characters');
+    return { userId: null, passwordHash: await hashPassword(password) };
   }
 
   return {
@@ -89,6 +125,7 @@ export function createInviteService(deps: InviteServiceDeps) {
       const existing = await deps.repo.findUserByEmail(input.email);
       if (existing && (await members.listMembers(ctx.orgId)).some((row) => row.userId === existing.id))
         throw appError('already_member');
+      await checkInviteLimits(ctx.orgId);
       const token = randomToken();
       const now = deps.now();
       const invite = {
@@ -109,16 +146,15 @@ export function createInviteService(deps: InviteServiceDeps) {
         });
       });
       const acceptUrl = `${deps.baseUrl}/#/invite/${token}`;
-      mailInvite(invite.email, org.name, acceptUrl);
+      mailInvite({ email: invite.email, orgName: org.name, inviter: inviterOf(ctx.actor), acceptUrl });
       return {
         id: invite.id,
         email: invite.email,
         role: invite.role,
         expiresAt: invite.expiresAt,
-        acceptUrl,
+        delivery: deps.transport === null ? ('server_log' as const) : ('mail' as const),
       };
     },
-
     list: (ctx: OrgContext) => members.listInvites(ctx.orgId, iso()),
 
     async revoke(ctx: OrgContext, id: string): Promise<void> {
@@ -133,13 +169,15 @@ export function createInviteService(deps: InviteServiceDeps) {
       });
     },
 
-    /** What the accept page shows before the person decides. */
+    /**
+     * What the accept page shows before the person decides. Nothing about whether the email has an
+     * account (that is the log-in's secret): the page offers both a new password and "log in first".
+     */
     async inspect(token: string) {
       const invite = await members.findInvite(sha256Hex(token), iso());
       if (!invite) throw unknownInvite();
-      const existingUser = (await deps.repo.findUserByEmail(invite.email)) !== undefined;
       const { orgName, email, role, expiresAt } = invite;
-      return { orgName, email, role, expiresAt, existingUser };
+      return { orgName, email, role, expiresAt };
     },
 
     /**
@@ -147,7 +185,7 @@ export function createInviteService(deps: InviteServiceDeps) {
      * delete) and the membership share one transaction, so of two accepts of one token exactly one joins
      * and the other finds the invite gone (404). A new person accepting two organizations' invites at once
      * races on the users' unique email instead: the loser's transaction rolls back whole (its invite stays
-     * unclaimed) and it tries once more, now as the existing person, whose password it must then match.
+     * unclaimed) and it tries once more, now as the existing person, who must then log in first (401).
      */
     async accept(token: string, password: string | undefined, session?: SessionContext) {
       try {

@@ -139,6 +139,16 @@ export function createMemberRepo(store: Store) {
         .execute();
     },
 
+    async countPendingInvites(orgId: string, now: string): Promise<number> {
+      const row = await db
+        .selectFrom('invites')
+        .select((eb) => eb.fn.countAll<number>().as('n'))
+        .where('org_id', '=', orgId)
+        .where('expires_at', '>', now)
+        .executeTakeFirst();
+      return Number(row?.n ?? 0);
+    },
+
     /** Pending invites; expired ones are swept on the way. */
     async listInvites(orgId: string, now: string): Promise<InviteRow[]> {
       await db.deleteFrom('invites').where('expires_at', '<=', now).execute();

@@ -84,7 +84,10 @@ export async function memberRoutes(
         operationId: op('createInvite'),
         summary: 'Invite someone by email',
         tags,
-        description: 'Mailed when SMTP_URL is set; `acceptUrl` works once, within 7 days.',
+        description:
+          'The accept link goes to the invited address only: mailed when SMTP_URL is set, else written in the ' +
+          'server log for the operator. It works once, within 7 days. At most 100 pending and 20 sent an ' +
+          'hour per organization (429 too_many_invites).',
         body: createInviteBody,
         response: { 201: createdInviteSchema, ...errorResponses(400, 403, 409) },
       },

@@ -32,7 +32,11 @@ export const createdInviteSchema = z.object({
   email: z.string(),
   role: z.enum(ROLES),
   expiresAt: z.string(),
-  acceptUrl: z.string().describe('the dashboard page that accepts it; works once, for 7 days'),
+  delivery: z
+    .enum(['mail', 'server_log'])
+    .describe(
+      'where the accept link went: mailed to the invited address, or (no SMTP_URL) written in the server log for the operator; never in this answer',
+    ),
 });
 
 export const inviteTokenBody = z.object({ token: z.string().min(1).max(200) }).strict();
@@ -43,7 +47,9 @@ export const acceptInviteBody = z
       .string()
       .max(200)
       .optional()
-      .describe('a new person sets one (8+); an existing one types theirs'),
+      .describe(
+        'a new person sets one (8+); an existing account accepts from its own signed-in session, without it',
+      ),
   })
   .strict();
 
@@ -52,5 +58,4 @@ export const inviteDetailsSchema = z.object({
   email: z.string(),
   role: z.enum(ROLES),
   expiresAt: z.string(),
-  existingUser: z.boolean().describe('whether this email already has a linkhop account'),
 });

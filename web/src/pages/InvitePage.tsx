@@ -1,5 +1,5 @@
 import { useEffect, useState } from 'react';
-import { messageOf, post } from '../api/client';
+import { ApiError, messageOf, post } from '../api/client';
 import type { Role, Session } from '../api/types';
 import { Banner, Button, Loading, TextField } from '../components/ui';
 import { ROLE_NAMES } from '../roles';
@@ -12,18 +12,19 @@ interface InviteDetails {
   email: string;
   role: Role;
   expiresAt: string;
-  existingUser: boolean;
 }
 
 /**
- * The invite's accept page (`/#/invite/{token}`): a new person chooses a password, an existing one is
- * already logged in as that email or types their password; either way they land in the workspace.
+ * The invite's accept page (`/#/invite/{token}`): a new person chooses a password; someone who already has
+ * an account logs in here (the ordinary log-in, with its limits) and joins from that session. The page
+ * is not told which of the two the email is: the person knows.
  */
 export function InvitePage({ token }: { token: string }) {
   const { session, setSession } = useSession();
   const [details, setDetails] = useState<InviteDetails | null>();
   const [failure, setFailure] = useState<string>();
   const [password, setPassword] = useState('');
+  const [hasAccount, setHasAccount] = useState(false);
   const [busy, setBusy] = useState(false);
 
   useEffect(() => {
@@ -47,11 +48,21 @@ export function InvitePage({ token }: { token: string }) {
     setBusy(true);
     setFailure(undefined);
     try {
-      const body = signedInAsInvitee ? { token } : { token, password };
-      setSession(await post<Session>('/invites/accept', body));
+      if (signedInAsInvitee) {
+        setSession(await post<Session>('/invites/accept', { token }));
+      } else if (hasAccount) {
+        await post<Session>('/auth/login', { email: details.email, password });
+        setSession(await post<Session>('/invites/accept', { token }));
+      } else {
+        setSession(await post<Session>('/invites/accept', { token, password }));
+      }
       navigate('/links');
     } catch (error) {
-      setFailure(messageOf(error));
+      if (!hasAccount && !signedInAsInvitee && error instanceof ApiError && error.status === 401) {
+        setHasAccount(true);
+        setPassword('');
+        setFailure(`${details.email} already has a linkhop account: log in with its password to join.`);
+      } else setFailure(messageOf(error));
     } finally {
       setBusy(false);
     }
@@ -71,10 +82,10 @@ export function InvitePage({ token }: { token: string }) {
       >
         {signedInAsInvitee ? null : (
           <TextField
-            label={details.existingUser ? 'Your linkhop password' : 'Choose a password'}
-            hint={details.existingUser ? undefined : 'At least 8 characters.'}
+            label={hasAccount ? 'Your linkhop password' : 'Choose a password'}
+            hint={hasAccount ? undefined : 'At least 8 characters.'}
             type="password"
-            autoComplete={details.existingUser ? 'current-password' : 'new-password'}
+            autoComplete={hasAccount ? 'current-password' : 'new-password'}
             value={password}
             onChange={(event) => setPassword(event.target.value)}
           />
@@ -83,6 +94,13 @@ export function InvitePage({ token }: { token: string }) {
           Join {details.orgName}
         </Button>
       </form>
+      {signedInAsInvitee ? null : (
+        <p className="auth-switch">
+          <button type="button" className="link-button" onClick={() => setHasAccount(!hasAccount)}>
+            {hasAccount ? 'New to linkhop? Choose a password instead' : 'Already have a linkhop account? Log in'}
+          </button>
+        </p>
+      )}
     </AuthFrame>
   );
 }
