@@ -2,6 +2,7 @@ import { v7 as uuidv7 } from 'uuid';
 import type { Executor } from '../accounts/key-repo.js';
 import { csvCell } from '../audience/csv.js';
 import { appError } from '../errors.js';
+import { isWellFormedId } from '../http/edge-text.js';
 import type { AuditRepo } from './repo.js';
 import type { Actor, AuditChange, AuditEntry, AuditFilter, AuditListQuery } from './schema.js';
 
@@ -34,14 +35,30 @@ function encodeCursor(entry: AuditEntry): string {
   return Buffer.from(JSON.stringify([entry.at, entry.id])).toString('base64url');
 }
 
+/** How `at` is written (Date#toISOString): a cursor's `at` in any other shape is not one we gave out. */
+const ISO_INSTANT = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/;
+
+/**
+ * The cursor back as the row it names. The edge rule saw only its base64url, and decoded text may hold
+ * anything, NUL included, which PostgreSQL refuses with a 500 (issue #30): both halves must be exactly
+ * what encodeCursor writes, or the cursor is a 400.
+ */
 function decodeCursor(cursor: string): { at: string; id: string } {
-  try {
-    const [at, id] = JSON.parse(Buffer.from(cursor, 'base64url').toString('utf8')) as unknown[];
-    if (typeof at === 'string' && typeof id === 'string') return { at, id };
-  } catch {
-    // falls through to the 400 below
+  const pair = jsonOf(Buffer.from(cursor, 'base64url').toString('utf8'));
+  if (Array.isArray(pair) && pair.length === 2) {
+    const [at, id] = pair as unknown[];
+    if (typeof at === 'string' && typeof id === 'string' && ISO_INSTANT.test(at) && isWellFormedId(id))
+      return { at, id };
   }
   throw appError('invalid_query', 'cursor: not a cursor this API gave out');
+}
+
+function jsonOf(text: string): unknown {
+  try {
+    return JSON.parse(text);
+  } catch {
+    return undefined;
+  }
 }
 
 /**

@@ -47,8 +47,55 @@ export function hasForbiddenControl(text: string, prose = false): boolean {
 }
 
 /**
+ * How deep a JSON body may nest (issue #30): real bodies nest a handful of levels; anything past this is
+ * refused as 400 too_deep before any code walks it (src/errors.ts says 64 in its message).
+ */
+export const MAX_NESTING = 64;
+
+/**
+ * True when `value` holds arrays or objects nested more than `limit` deep (`[]` is one level). Walks with
+ * an explicit stack, never recursion, and stops at the first node past the limit: a 100,000-level body
+ * costs no more than a 65-level one.
+ */
+export function nestsDeeperThan(value: unknown, limit = MAX_NESTING): boolean {
+  const stack: { node: object; depth: number }[] = [];
+  const enter = (inner: unknown, depth: number) => {
+    if (inner !== null && typeof inner === 'object') stack.push({ node: inner, depth });
+  };
+  enter(value, 1);
+  for (let top = stack.pop(); top; top = stack.pop()) {
+    if (top.depth > limit) return true;
+    const { node, depth } = top;
+    if (Array.isArray(node)) for (const inner of node) enter(inner, depth + 1);
+    // for...in, not Object.values: no copy of each object (a parsed body has no inherited keys).
+    else for (const key in node) enter((node as Record<string, unknown>)[key], depth + 1);
+  }
+  return false;
+}
+
+/** An array or object on the walk: where the walk is in it, and whether its strings are prose. */
+interface Frame {
+  node: Record<string, unknown> | unknown[];
+  /** An object's keys; undefined for an array. */
+  keys: string[] | undefined;
+  next: number;
+  prose: boolean;
+  /** The index or key the walk is at, in this frame: the frames' keys are the path. */
+  key: string | number;
+}
+
+function frameOf(value: unknown, prose: boolean): Frame | undefined {
+  if (Array.isArray(value)) return { node: value, keys: undefined, next: 0, prose, key: 0 };
+  if (value === null || typeof value !== 'object') return undefined;
+  const node = value as Record<string, unknown>;
+  return { node, keys: Object.keys(node), next: 0, prose, key: '' };
+}
+
+/**
  * The path (Zod-style) of the first string in `value`, at any depth, holding a forbidden control
- * character, or undefined. Object keys are checked too: a key is never prose.
+ * character, or undefined. Object keys are checked too: a key is never prose. It walks in document order
+ * with a stack of frames, never recursion: the capture form calls it on bodies no depth check has seen,
+ * and recursion on a 5,000-level body overflowed the stack (a 500, issue #30).
  */
 export function findControlCharacter(
   value: unknown,
@@ -56,18 +103,27 @@ export function findControlCharacter(
   prose = false,
 ): (string | number)[] | undefined {
   if (typeof value === 'string') return hasForbiddenControl(value, prose) ? path : undefined;
-  if (Array.isArray(value)) {
-    for (let i = 0; i < value.length; i++) {
-      const found = findControlCharacter(value[i], [...path, i], prose);
-      if (found) return found;
+  const stack: Frame[] = [];
+  const found = () => [...path, ...stack.map((frame) => frame.key)];
+  const first = frameOf(value, prose);
+  if (first) stack.push(first);
+  for (let frame = stack.at(-1); frame; frame = stack.at(-1)) {
+    const { keys } = frame;
+    if (frame.next >= (keys ?? (frame.node as unknown[])).length) {
+      stack.pop();
+      continue;
     }
-    return undefined;
-  }
-  if (value !== null && typeof value === 'object') {
-    for (const [key, inner] of Object.entries(value)) {
-      if (hasForbiddenControl(key)) return [...path, key];
-      const found = findControlCharacter(inner, [...path, key], PROSE_KEYS.has(key));
-      if (found) return found;
+    const at = frame.next++;
+    const key = keys ? (keys[at] as string) : at;
+    frame.key = key;
+    if (typeof key === 'string' && hasForbiddenControl(key)) return found();
+    const inner = (frame.node as Record<string | number, unknown>)[key];
+    const innerProse = typeof key === 'string' ? PROSE_KEYS.has(key) : frame.prose;
+    if (typeof inner === 'string') {
+      if (hasForbiddenControl(inner, innerProse)) return found();
+    } else {
+      const next = frameOf(inner, innerProse);
+      if (next) stack.push(next);
     }
   }
   return undefined;
@@ -103,8 +159,12 @@ export function headerRefusal(request: FastifyRequest): AppError | undefined {
   return undefined;
 }
 
-/** Path parameters, query and body: 404 for a path that can name nothing, 400 naming the field. */
+/**
+ * Path parameters, query and body: 404 for a path that can name nothing, 400 naming the field, 400 too_deep
+ * for a body nested past MAX_NESTING (checked first: nothing else may walk such a body, Zod included).
+ */
 export function inputRefusal(request: FastifyRequest): AppError | undefined {
+  if (nestsDeeperThan(request.body)) return appError('too_deep');
   const params = (request.params ?? {}) as Record<string, unknown>;
   for (const [name, value] of Object.entries(params)) {
     if (typeof value !== 'string') continue;

@@ -166,6 +166,40 @@ for (const kind of storeKinds) {
       });
     });
 
+    it('refuses a cursor whose decoded text is not what the API gave out: NUL, controls, other shapes', async () => {
+      // The edge rule sees only the base64url; the decoded halves reached PostgreSQL, which answered 500 on
+      // NUL (issue #30). Each is a 400 naming the cursor, on both stores.
+      const real = (await entries('?limit=1')).nextCursor as string;
+      const [at, id] = JSON.parse(Buffer.from(real, 'base64url').toString('utf8')) as [string, string];
+      const cursorOf = (value: unknown) => Buffer.from(JSON.stringify(value)).toString('base64url');
+      const forged = [
+        [`${at}\u0000`, id],
+        [at, `${id}\u0000`],
+        ['\u0000', '\u0000'],
+        [at.replace('T', '\u001bT'), id],
+        ['yesterday', id],
+        [at, 'not-an-id'],
+        [at, id, 'extra'],
+        { at, id },
+        'just text',
+      ];
+      for (const value of forged) {
+        const response = await team.as.admin('GET', `/api/audit-log?cursor=${cursorOf(value)}`);
+        expect(response.statusCode, JSON.stringify(value)).toBe(400);
+        expect(response.json()).toEqual({
+          error: 'invalid_query',
+          message: 'cursor: not a cursor this API gave out',
+        });
+      }
+      const v1 = await h.v1((await h.org('legend')).apiKey, {
+        method: 'GET',
+        url: `/v1/audit-log?cursor=${cursorOf([`${at}\u0000`, id])}`,
+      });
+      expect(v1.statusCode).toBe(400);
+      expect(v1.json().error).toBe('invalid_query');
+      expect((await entries(`?limit=1&cursor=${real}`)).entries).toHaveLength(1);
+    });
+
     it('exports CSV with every row, formula cells neutralized', async () => {
       await h.accounts
         .mintApiKey(team.orgId, { name: '=HYPERLINK("x")', scopes: ['all'] })
