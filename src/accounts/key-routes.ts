@@ -5,11 +5,13 @@ import { appError, featureError } from '../errors.js';
 import type { RateLimiter } from '../http/rate-limit.js';
 import { errorResponses, idParams, operationIds } from '../http/schemas.js';
 import { orgOf } from '../http/v1-auth.js';
+import { NO_SCOPES_MESSAGE } from './keys.js';
 import { SCOPES } from './permissions.js';
 import type { AccountService } from './service.js';
 
 const scopeList = z
   .array(z.enum(SCOPES, { error: `scopes: each is one of ${SCOPES.join(', ')}` }))
+  .min(1, NO_SCOPES_MESSAGE)
   .max(SCOPES.length);
 
 export const createKeyBody = z

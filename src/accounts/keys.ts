@@ -27,9 +27,14 @@ export interface NewKey {
   scopes: Scope[];
 }
 
+/** Why an empty scope list is refused: it once minted an `all` key (issue #30). Leaving scopes out means all. */
+export const NO_SCOPES_MESSAGE = 'scopes: name at least one scope, or leave scopes out for a key with all';
+
 /** Scopes as stored: `all` alone when present (it already grants everything), no repeats, in order. */
 function normalizeScopes(scopes: readonly Scope[]): Scope[] {
-  if (scopes.length === 0 || scopes.includes('all')) return ['all'];
+  // An empty list grants nothing as asked, and everything as it used to be read: neither is meant.
+  if (scopes.length === 0) throw appError('invalid_body', NO_SCOPES_MESSAGE);
+  if (scopes.includes('all')) return ['all'];
   return [...new Set(scopes)];
 }
 

@@ -60,7 +60,10 @@ export async function publicStatsPageRoutes(app: FastifyInstance, deps: PublicSt
   );
 }
 
-/** `GET /links/stats?ids=`: the links list's clicks (30 days) and app-open rate, under /v1 and /api. */
+/**
+ * `GET /links/stats?ids=`: the links list's clicks (30 days) and app-open rate, under /v1 and /api. These
+ * are analytics, whatever the path says: a `links:read` key must not read them (issue #30).
+ */
 export async function linkListStatsRoutes(
   app: FastifyInstance,
   deps: { stats: PublicStatsService; operationPrefix?: string },
@@ -69,7 +72,7 @@ export async function linkListStatsRoutes(
   app.withTypeProvider<ZodTypeProvider>().get(
     '/links/stats',
     {
-      config: { permission: 'links:read' },
+      config: { permission: 'analytics:read' },
       schema: {
         operationId: op('listLinkStats'),
         summary: 'Get 30-day clicks and app-open rates for a list of links',

@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Scope } from '../../src/accounts/permissions.js';
 import { type SmtpSink, startSmtp } from '../broadcasts/smtp.js';
 import { type HostedHarness, startHosted } from '../helpers/hosted.js';
 import { nthMailTo, signupTokenIn } from '../helpers/mailbox.js';
@@ -81,6 +82,63 @@ for (const kind of storeKinds) {
       expect((await team.as.member('POST', '/api/keys', { name: 'Mine' })).json().error).toBe(
         'forbidden_role',
       );
+    });
+
+    it('scopes: [] is a 400 naming scopes, on /v1/keys and /api/keys; leaving scopes out still means all', async () => {
+      // An empty list used to be stored as `all` (issue #30): a key meant to do nothing could do everything.
+      const expected = {
+        error: 'invalid_body',
+        message: 'scopes: name at least one scope, or leave scopes out for a key with all',
+      };
+      const dashboard = await team.as.owner('POST', '/api/keys', { name: 'Nothing', scopes: [] });
+      expect(dashboard.statusCode).toBe(400);
+      expect(dashboard.json()).toMatchObject(expected);
+      // Minted by the service: the dashboard's 10 an hour are for the other tests here.
+      const minter = (await h.accounts.mintApiKey(team.orgId, { name: 'Minter', scopes: ['all'] })).apiKey;
+      const v1 = await h.v1(minter, {
+        method: 'POST',
+        url: '/v1/keys',
+        payload: { name: 'Nothing', scopes: [] },
+      });
+      expect(v1.statusCode).toBe(400);
+      expect(v1.json()).toMatchObject(expected);
+      const omitted = await h.v1(minter, {
+        method: 'POST',
+        url: '/v1/keys',
+        payload: { name: 'Default' },
+      });
+      expect(omitted.statusCode).toBe(201);
+      expect(omitted.json().scopes).toEqual(['all']);
+      const names = (await team.as.owner('GET', '/api/keys'))
+        .json()
+        .keys.map((k: { name: string }) => k.name);
+      expect(names).not.toContain('Nothing');
+      // The service refuses it too, for callers that skip the route's schema.
+      await expect(h.accounts.mintApiKey(team.orgId, { name: 'Nothing', scopes: [] })).rejects.toMatchObject({
+        code: 'invalid_body',
+      });
+    });
+
+    it('the links list stats (clicks, app-open rates) need analytics:read, not links:read', async () => {
+      const link = (await team.as.owner('POST', '/api/links', { url: 'https://example.com/stats' })).json();
+      const keyWith = async (scopes: Scope[]) =>
+        (await h.accounts.mintApiKey(team.orgId, { name: scopes.join(' '), scopes })).apiKey;
+      const url = `/v1/links/stats?ids=${link.id}`;
+      const refusedScopes: Scope[][] = [['links:read'], ['links:write'], ['links:read', 'audience:read']];
+      for (const scopes of refusedScopes) {
+        const refused = await h.v1(await keyWith(scopes), { method: 'GET', url });
+        expect(refused.statusCode, scopes.join()).toBe(403);
+        expect(refused.json()).toEqual({
+          error: 'forbidden_scope',
+          message: `This API key's scopes (${scopes.join(', ')}) do not allow this; it needs analytics:read or all`,
+        });
+      }
+      for (const scopes of [['analytics:read'], ['all']] satisfies Scope[][]) {
+        const allowed = await h.v1(await keyWith(scopes), { method: 'GET', url });
+        expect(allowed.statusCode, scopes.join()).toBe(200);
+      }
+      // A viewer still sees the links list with its numbers in the dashboard.
+      expect((await team.as.viewer('GET', `/api/links/stats?ids=${link.id}`)).statusCode).toBe(200);
     });
 
     it('a new sign-up starts on SIGNUP_TIER', async () => {

@@ -51,7 +51,7 @@ for (const kind of storeKinds) {
       return h.app.inject({ method, url, headers, payload });
     }
 
-    const bodies = (levels: number) => [
+    const bodies = (levels: number): [string, string][] => [
       ['arrays', arrays(levels)],
       ['objects', objects(levels)],
       ['inside a field', `{"email":"deep@example.com","password":${arrays(levels, '"x"')}}`],
