@@ -12,7 +12,7 @@ import type { SecretBox } from '../webhooks/secret-box.js';
 import { createLinkWriter } from './link-writer.js';
 import { createImportRepo } from './repo.js';
 import { createImportService } from './service.js';
-import { createImportWorker, type ImportWorkerLogger } from './worker.js';
+import { createImportWorker, type ImportWorkerDeps, type ImportWorkerLogger } from './worker.js';
 
 /**
  * The imports domain wired from the services it builds on; the server (src/main.ts) and the CLI
@@ -61,7 +61,7 @@ export function composeImports(deps: ImportsDeps) {
     now,
     onUnexpected: (error, item) => deps.logger.error({ err: error, item: item.label }, 'import item failed'),
   });
-  const worker = createImportWorker({
+  const workerDeps: ImportWorkerDeps = {
     repo,
     writer,
     orgContext: async (orgId) => {
@@ -74,7 +74,8 @@ export function composeImports(deps: ImportsDeps) {
     uuid,
     logger: deps.logger,
     ...(deps.intervalMs === undefined ? {} : { intervalMs: deps.intervalMs }),
-  });
+  };
+  const worker = createImportWorker(workerDeps);
   const service = createImportService({
     repo,
     secretBox: deps.secretBox,
@@ -89,6 +90,9 @@ export function composeImports(deps: ImportsDeps) {
     service,
     worker,
     repo,
+    /** Another worker on the same services with its own slice or deadline (tests). */
+    workerWith: (options: Pick<ImportWorkerDeps, 'sliceMs' | 'deadlineMs'>) =>
+      createImportWorker({ ...workerDeps, ...options }),
     /** Stops the worker (an import in progress is handed back at its last saved page) and the fetcher. */
     async close(): Promise<void> {
       await worker.stop();

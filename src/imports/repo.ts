@@ -1,12 +1,15 @@
-import type { ExpressionBuilder, Insertable, Kysely, Selectable } from 'kysely';
+import { type ExpressionBuilder, type Insertable, type Kysely, type Selectable, sql } from 'kysely';
 import type { Store } from '../store/database.js';
-import type { ImportTable } from '../store/migrations/023-imports.js';
 import type { Database } from '../store/schema.js';
 import type { ImportError } from './schema.js';
 
 /** The only SQL of the imports domain: the job rows, their errors, and the items already imported. */
 
+type ImportTable = Database['imports'];
 export type ImportRow = Selectable<ImportTable>;
+
+/** Imports an organization may have queued or running at once; one more is a 429 too_many_imports. */
+export const MAX_ACTIVE_IMPORTS = 3;
 
 /** What one processed page changes on its job, written in one transaction with the claim checked. */
 export interface PageProgress {
@@ -85,14 +88,46 @@ export function createImportRepo(store: Store) {
   }
 
   return {
-    /** The job row, and `within` (its audit row) in the same transaction. */
+    /** Imports of the organization queued or running now. */
+    async activeCount(orgId: string): Promise<number> {
+      const { count } = await db
+        .selectFrom('imports')
+        .select((eb) => eb.fn.countAll<number>().as('count'))
+        .where('org_id', '=', orgId)
+        .where('status', 'in', ['queued', 'running'])
+        .executeTakeFirstOrThrow();
+      return Number(count);
+    },
+
+    /**
+     * The job row, and `within` (its audit row) in the same transaction; false, with nothing written, when
+     * the organization already has MAX_ACTIVE_IMPORTS queued or running. On PostgreSQL the organization's
+     * row is locked first, so two requests at once cannot both take the last place (SQLite runs one
+     * transaction at a time).
+     */
     async insert(
       row: Insertable<ImportTable>,
       within?: (trx: Kysely<Database>) => Promise<void>,
-    ): Promise<void> {
-      await db.transaction().execute(async (trx) => {
+    ): Promise<boolean> {
+      return db.transaction().execute(async (trx) => {
+        if (store.dialect === 'postgres') {
+          await trx
+            .selectFrom('organizations')
+            .select('id')
+            .where('id', '=', row.org_id)
+            .forUpdate()
+            .execute();
+        }
+        const { count } = await trx
+          .selectFrom('imports')
+          .select((eb) => eb.fn.countAll<number>().as('count'))
+          .where('org_id', '=', row.org_id)
+          .where('status', 'in', ['queued', 'running'])
+          .executeTakeFirstOrThrow();
+        if (Number(count) >= MAX_ACTIVE_IMPORTS) return false;
         await trx.insertInto('imports').values(row).execute();
         await within?.(trx);
+        return true;
       });
     },
 
@@ -121,11 +156,14 @@ export function createImportRepo(store: Store) {
       return Number(result.numUpdatedRows) > 0;
     },
 
-    /** Gives a held import back: claimable at once, resuming at its saved cursor. */
-    async releaseClaim(id: string, token: string): Promise<void> {
+    /**
+     * Gives a held import back, resuming at its saved cursor: claimable at once, or (a source that asked
+     * us to come back later) from `notBefore` on.
+     */
+    async releaseClaim(id: string, token: string, notBefore: string | null = null): Promise<void> {
       await db
         .updateTable('imports')
-        .set({ claim_token: null, claimed_until: null })
+        .set({ claim_token: null, claimed_until: notBefore })
         .where('id', '=', id)
         .where('claim_token', '=', token)
         .execute();
@@ -162,18 +200,35 @@ export function createImportRepo(store: Store) {
     },
 
     /**
-     * Claims the oldest runnable import for `token` (or exactly `id`). The condition is repeated outside
-     * the subquery so that two instances racing for the same row cannot both get it: PostgreSQL re-checks
-     * it after the first commit, SQLite runs the second UPDATE after the first.
+     * Claims a runnable import for `token` (or exactly `id`), round-robin across organizations: the one
+     * of the organization whose imports a worker took longest ago (never first), and within it the one
+     * taken longest ago, then the oldest. So a one-row import of B waits for one slice of A's big import,
+     * not for all of it. The condition is repeated outside the subquery so that two instances racing for
+     * the same row cannot both get it: PostgreSQL re-checks it after the first commit, SQLite runs the
+     * second UPDATE after the first.
      */
     async claim(token: string, now: string, until: string, id?: string): Promise<ImportRow | undefined> {
       await db
         .updateTable('imports')
-        .set({ claim_token: token, claimed_until: until, status: 'running', updated_at: now })
+        .set((eb) => ({
+          claim_token: token,
+          claimed_until: until,
+          status: 'running',
+          updated_at: now,
+          served_at: now,
+          started_at: eb.fn.coalesce('started_at', eb.val(now)),
+        }))
         .where('id', 'in', (eb) => {
           let pick = eb.selectFrom('imports').select('id').where(claimable(now));
           if (id !== undefined) pick = pick.where('id', '=', id);
-          return pick.orderBy('created_at').orderBy('id').limit(1);
+          // ISO times sort as text; '' (never served) sorts before any.
+          const orgServed = sql<string>`coalesce((select max(o.served_at) from imports o where o.org_id = imports.org_id), '')`;
+          return pick
+            .orderBy(orgServed)
+            .orderBy(sql<string>`coalesce(imports.served_at, '')`)
+            .orderBy('created_at')
+            .orderBy('id')
+            .limit(1);
         })
         .where(claimable(now))
         .execute();

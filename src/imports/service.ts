@@ -3,9 +3,10 @@ import type { AuditLog } from '../audit/service.js';
 import { appError } from '../errors.js';
 import { GuardedFetchError } from '../net/guarded-fetch.js';
 import type { SecretBox } from '../webhooks/secret-box.js';
-import type { ImportRepo, ImportRow } from './repo.js';
+import { sealParams } from './params.js';
+import { type ImportRepo, type ImportRow, MAX_ACTIVE_IMPORTS } from './repo.js';
 import type { CreateImportInput, Import, ImportSourceName, ImportStatus } from './schema.js';
-import { readCsv } from './sources/csv.js';
+import { CSV_MAX_ROWS, readCsv, TOO_MANY_ROWS } from './sources/csv.js';
 import { yourlsEndpoint } from './sources/yourls.js';
 
 /** Starting imports and reading their progress; the work itself is the worker's (src/imports/worker.ts). */
@@ -57,12 +58,22 @@ function sourceUrl(input: CreateImportInput): string | null {
 export function createImportService(deps: ImportServiceDeps) {
   const { repo } = deps;
 
-  /** Refuses, before queueing, what could never run: an unreadable CSV, an address the guard refuses. */
+  const tooManyImports = () =>
+    appError(
+      'too_many_imports',
+      `This organization already has ${MAX_ACTIVE_IMPORTS} imports queued or running; wait for one to finish`,
+    );
+
+  /**
+   * Refuses, before queueing, what could never run: an unreadable CSV, one over the row cap (counted in
+   * one pass that stops at the cap: nothing is built from its rows), an address the guard refuses.
+   */
   async function check(input: CreateImportInput): Promise<number> {
     if (input.source === 'csv') {
-      const read = readCsv(input.csv);
-      if ('problem' in read) throw fieldError('csv', read.problem);
-      return read.items.length;
+      const read = await readCsv(input.csv, { count: 0, max: CSV_MAX_ROWS });
+      if (read.kind === 'problem') throw fieldError('csv', read.problem);
+      if (read.kind === 'too_many_rows') throw appError('too_many_rows', TOO_MANY_ROWS(read.max));
+      return read.rows;
     }
     const url = sourceUrl(input);
     if (url !== null) {
@@ -78,7 +89,8 @@ export function createImportService(deps: ImportServiceDeps) {
 
   return {
     /**
-     * Queues an import (202). The parameters, credentials included, are kept sealed until it ends. With
+     * Queues an import (202). The parameters, credentials included, are kept sealed until it ends. At most
+     * MAX_ACTIVE_IMPORTS per organization are queued or running (429 too_many_imports). With
      * `claimToken` the caller (the CLI) holds the import from the start and runs it itself.
      */
     async start(
@@ -86,21 +98,27 @@ export function createImportService(deps: ImportServiceDeps) {
       input: CreateImportInput,
       options: { claimToken?: string; claimedUntil?: string } = {},
     ): Promise<{ id: string }> {
+      // Cheap first; checked again, race-free, with the insert.
+      if ((await repo.activeCount(ctx.orgId)) >= MAX_ACTIVE_IMPORTS) throw tooManyImports();
       const total = await check(input);
       const id = deps.uuid();
       const now = deps.now().toISOString();
       const held = options.claimToken !== undefined;
-      await repo.insert(
+      const params = await sealParams(deps.secretBox, input, id);
+      const inserted = await repo.insert(
         {
           id,
           org_id: ctx.orgId,
           source: input.source,
           status: held ? 'running' : 'queued',
-          params: deps.secretBox.encrypt(JSON.stringify(input), id),
+          params,
           cursor: null,
           total,
           claim_token: options.claimToken ?? null,
           claimed_until: options.claimedUntil ?? null,
+          // Held by the CLI from the start: its deadline runs from now.
+          started_at: held ? now : null,
+          served_at: held ? now : null,
           created_at: now,
           updated_at: now,
           finished_at: null,
@@ -114,6 +132,7 @@ export function createImportService(deps: ImportServiceDeps) {
           });
         },
       );
+      if (!inserted) throw tooManyImports();
       if (!held) deps.nudge();
       return { id };
     },

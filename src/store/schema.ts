@@ -15,6 +15,7 @@ import type { SignupRequestTable } from './migrations/019-signup-requests.js';
 import type { InviteTable, MembershipTable, PasswordResetTable } from './migrations/021-teams.js';
 import type { AuditLogTable } from './migrations/022-audit-log.js';
 import type { ImportErrorTable, ImportItemTable, ImportTable } from './migrations/023-imports.js';
+import type { ImportFairnessColumns } from './migrations/025-import-fairness.js';
 
 /**
  * The tables as Kysely sees them. Portable column types on purpose: timestamps are ISO 8601 UTC
@@ -96,6 +97,10 @@ export interface ApiKeyTable {
   /** JSON array of scopes. */
   scopes: Generated<string>;
   last_used_at: Generated<string | null>;
+  /** The person who made the key (a key made by a key: its maker); null for the organization's own. */
+  created_by: Generated<string | null>;
+  /** 1 for the organization's own keys (CLI, organization creation, an owner's so marked): they survive. */
+  org_owned: Generated<number>;
 }
 
 export interface FolderTable {
@@ -166,7 +171,7 @@ export interface Database extends AnalyticsTables, GroupRollupTables {
   media_kits: MediaKitTable;
   domains: DomainTable;
   signup_requests: SignupRequestTable;
-  imports: ImportTable;
+  imports: ImportTable & ImportFairnessColumns;
   import_errors: ImportErrorTable;
   import_items: ImportItemTable;
   memberships: MembershipTable;

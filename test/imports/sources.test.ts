@@ -1,6 +1,6 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import type { CreateImportInput, SourceItem } from '../../src/imports/schema.js';
-import { type ImportSource, openSource, SourceError } from '../../src/imports/sources/index.js';
+import { type ImportSource, openSource, SourceBusy, SourceError } from '../../src/imports/sources/index.js';
 import { createGuardedFetcher } from '../../src/net/guarded-fetch.js';
 import { bitlink, FakeBitly } from '../fakes/bitly-server.js';
 import { FakeDub } from '../fakes/dub-server.js';
@@ -8,6 +8,7 @@ import type { FakeJsonApi } from '../fakes/json-api.js';
 import { FakeKutt } from '../fakes/kutt-server.js';
 import { FakeShlink } from '../fakes/shlink-server.js';
 import { FakeYourls } from '../fakes/yourls-server.js';
+import { MangledBitly, withNext } from './mangled-bitly.js';
 
 /**
  * Each source's client against a faithful fake of its API on loopback, through the real path (the
@@ -126,14 +127,20 @@ describe('Bitly source (API v4)', () => {
     ]);
   });
 
-  it('a 5xx is tried again with back-off; a Retry-After beyond two minutes ends the import', async () => {
+  it('a 5xx is tried again with back-off; a Retry-After beyond 10 s is not waited holding the import', async () => {
     box.fake.failNext(503, 'try later');
     expect((await open({ groupGuid: 'Bg1' }).fetchPage(null)).items).toHaveLength(100);
     expect(waits).toEqual([1000]);
+    box.fake.throttleNext(1, '10');
+    expect((await open({ groupGuid: 'Bg1' }).fetchPage(null)).items).toHaveLength(100);
+    expect(waits).toEqual([1000, 10_000]);
     box.fake.throttleNext(1, '3600');
-    expect(await reason(open({ groupGuid: 'Bg1' }))).toMatch(
-      /rate-limits us for 3600 s; start the import again later/,
-    );
+    const busy = await open({ groupGuid: 'Bg1' })
+      .fetchPage(null)
+      .catch((error: unknown) => error);
+    expect(busy).toBeInstanceOf(SourceBusy);
+    expect(busy).toMatchObject({ waitMs: 3_600_000, message: 'Bitly rate-limits us for 3600 s' });
+    expect(waits).toEqual([1000, 10_000]);
   });
 });
 
@@ -284,5 +291,47 @@ describe('every API source', () => {
     } finally {
       await guarded.close();
     }
+  });
+});
+
+describe('malformed answers (issue 30)', () => {
+  const box = useFake(() => new MangledBitly().seed(150));
+  afterEach(() => {
+    box.fake.mangle = null;
+  });
+  const open = () =>
+    openSource({ source: 'bitly', token: box.fake.token, groupGuid: 'Bg1', baseUrl: box.fake.origin }, deps);
+
+  it("a Bitly pagination.next that is not an http(s) URL of Bitly's origin fails with the reason", async () => {
+    const cannotRead = (got: string) =>
+      `Bitly sent an answer linkhop cannot read: \`pagination.next\` is not an http(s) URL (got ${got})`;
+    box.fake.mangle = withNext('not a url');
+    expect(await reason(open())).toBe(cannotRead('"not a url"'));
+    box.fake.mangle = withNext('javascript:alert(1)');
+    expect(await reason(open())).toBe(cannotRead('"javascript:alert(1)"'));
+    box.fake.mangle = withNext(42);
+    expect(await reason(open())).toBe(cannotRead('42'));
+    box.fake.mangle = withNext('https://elsewhere.example/v4/groups/Bg1/bitlinks');
+    expect(await reason(open())).toBe(
+      `Bitly's next page is on another origin (https://elsewhere.example, not ${box.fake.origin})`,
+    );
+    // The last page says so with '' (what Bitly sends) or no `next` at all.
+    box.fake.mangle = withNext('');
+    expect((await open().fetchPage(null)).next).toBeNull();
+  });
+
+  it('a page without its list of links, or not an object, is not read as "no more links"', async () => {
+    box.fake.mangle = ({ links: _links, ...rest }) => rest;
+    expect(await reason(open())).toBe(
+      'Bitly sent an answer linkhop cannot read: `links` is not a list (got nothing)',
+    );
+    box.fake.mangle = () => ['a', 'list'];
+    expect(await reason(open())).toBe(
+      'Bitly sent an answer linkhop cannot read: the answer is not an object (got ["a","list"])',
+    );
+    box.fake.mangle = ({ pagination: _pagination, ...rest }) => rest;
+    expect(await reason(open())).toBe(
+      'Bitly sent an answer linkhop cannot read: `pagination` is not an object (got nothing)',
+    );
   });
 });

@@ -2,9 +2,11 @@ import { createSourceHttp, SourceError, type SourceHttpDeps } from './http.js';
 import {
   type ImportSource,
   isoDate,
-  list,
+  nextPageUrl,
   origin,
   record,
+  requireList,
+  requireRecord,
   shortParts,
   stringList,
   text,
@@ -46,14 +48,11 @@ export function openBitly(params: BitlyParams, deps: SourceHttpDeps): ImportSour
   return {
     async fetchPage(cursor) {
       const url = cursor ?? (await firstPage());
-      const body = record(await http.getJson(url));
-      const pagination = record(body.pagination);
-      const next = text(pagination.next);
+      const body = requireRecord(await http.getJson(url), 'Bitly', 'the answer');
+      const pagination = requireRecord(body.pagination, 'Bitly', '`pagination`');
       // The token goes wherever `next` points: only ever to the API it came from.
-      if (next && new URL(next).origin !== new URL(base).origin) {
-        throw new SourceError(`Bitly's next page is on another origin (${new URL(next).origin})`);
-      }
-      const items = list(body.links).map((entry) => {
+      const next = nextPageUrl(pagination.next, base, 'Bitly', '`pagination.next`');
+      const items = requireList(body.links, 'Bitly', '`links`').map((entry) => {
         const link = record(entry);
         const id = text(link.id) ?? '';
         const short = stringList(link.custom_bitlinks)[0] ?? text(link.link) ?? id;

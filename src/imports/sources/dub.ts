@@ -6,6 +6,7 @@ import {
   list,
   origin,
   record,
+  requireList,
   shortParts,
   text,
   withoutScheme,
@@ -41,7 +42,7 @@ export function openDub(params: DubParams, deps: SourceHttpDeps): ImportSource {
     async fetchPage(cursor) {
       const page = Number(cursor ?? '1');
       const query = `page=${page}&pageSize=${PAGE_SIZE}&showArchived=true&withTags=true`;
-      const links = list(await http.getJson(`${base}/links?${query}`));
+      const links = requireList(await http.getJson(`${base}/links?${query}`), 'Dub', 'the answer');
       const total = page === 1 ? countOf(await http.getJson(`${base}/links/count?showArchived=true`)) : null;
       const items = links.map((entry) => {
         const link = record(entry);

@@ -3,13 +3,28 @@ import { GuardedFetchError, type GuardedFetcher } from '../../net/guarded-fetch.
 /**
  * The one HTTP path of every API source: GET through the SSRF guard (undici, the address checked at
  * connect), JSON only, no redirects followed (an API key header must not travel to another origin), a 429
- * waits as long as Retry-After says, and a 5xx or a dropped connection is tried again with back-off.
- * Anything else is the source's answer, and ends the import with the source's own words.
+ * waits as long as Retry-After says (a long one hands the import back until then: SourceBusy), and a 5xx
+ * or a dropped connection is tried again with back-off, within a page's budget. Anything else is the
+ * source's answer, and ends the import with the source's own words.
  */
 
 /** A problem with the source as a whole (bad key, unreachable): the import fails with this message. */
 export class SourceError extends Error {
-  override readonly name = 'SourceError';
+  override readonly name: string = 'SourceError';
+}
+
+/**
+ * The source asks us to come back later (a 429 whose Retry-After is longer than a worker waits holding an
+ * import): the worker hands the import back until then and serves others meanwhile.
+ */
+export class SourceBusy extends SourceError {
+  override readonly name = 'SourceBusy';
+  constructor(
+    readonly waitMs: number,
+    message: string,
+  ) {
+    super(message);
+  }
 }
 
 export interface SourceHttpDeps {
@@ -32,10 +47,18 @@ export interface SourceHttp {
 }
 
 const MAX_ATTEMPTS = 6;
-/** A Retry-After longer than this ends the import; starting it again later resumes nothing twice. */
-const MAX_RATE_LIMIT_WAIT_MS = 120_000;
+/**
+ * A Retry-After up to this long is waited out holding the import; a longer one hands it back (SourceBusy)
+ * so that other organizations' imports run in the meantime.
+ */
+export const MAX_HELD_WAIT_MS = 10_000;
 const RESPONSE_MAX_BYTES = 8 * 1024 * 1024;
-const TIMEOUT_MS = 30_000;
+const TIMEOUT_MS = 20_000;
+/**
+ * One page's retries (dropped connections, timeouts, 5xx) stop being tried after this much time: a source
+ * that answers slowly holds a worker for about a minute per page at most, then fails the import.
+ */
+const PAGE_BUDGET_MS = 60_000;
 const REFUSALS = new Set(['invalid_url', 'scheme_not_allowed', 'address_not_allowed']);
 
 /** 1, 2, 4, 8, 16 seconds. */
@@ -79,6 +102,8 @@ export function createSourceHttp(deps: SourceHttpDeps, api: SourceApi): SourceHt
 
   return {
     async getJson(url) {
+      const began = deps.now().getTime();
+      const spent = () => deps.now().getTime() - began;
       for (let attempt = 1; ; attempt++) {
         let response: Awaited<ReturnType<typeof fetchOnce>>;
         try {
@@ -86,7 +111,8 @@ export function createSourceHttp(deps: SourceHttpDeps, api: SourceApi): SourceHt
         } catch (error) {
           const guarded = error instanceof GuardedFetchError ? error : null;
           const message = guarded?.message ?? 'The request failed';
-          if ((guarded && REFUSALS.has(guarded.code)) || attempt >= MAX_ATTEMPTS) {
+          const notAllowed = guarded !== null && REFUSALS.has(guarded.code);
+          if (notAllowed || attempt >= MAX_ATTEMPTS || spent() + backoff(attempt) > PAGE_BUDGET_MS) {
             throw new SourceError(`${api.name} could not be reached: ${message}`);
           }
           await deps.sleep(backoff(attempt));
@@ -101,16 +127,14 @@ export function createSourceHttp(deps: SourceHttpDeps, api: SourceApi): SourceHt
         }
         if (status === 429) {
           const wait = retryAfterMs(response.headers['retry-after'], deps.now()) ?? backoff(attempt);
-          if (wait > MAX_RATE_LIMIT_WAIT_MS) {
-            throw new SourceError(
-              `${api.name} rate-limits us for ${Math.ceil(wait / 1000)} s; start the import again later (it skips what is already imported)`,
-            );
+          if (wait > MAX_HELD_WAIT_MS) {
+            throw new SourceBusy(wait, `${api.name} rate-limits us for ${Math.ceil(wait / 1000)} s`);
           }
           if (attempt >= MAX_ATTEMPTS) throw new SourceError(`${api.name} kept answering 429 (rate limit)`);
           await deps.sleep(wait);
           continue;
         }
-        if (status >= 500 && attempt < MAX_ATTEMPTS) {
+        if (status >= 500 && attempt < MAX_ATTEMPTS && spent() + backoff(attempt) <= PAGE_BUDGET_MS) {
           await deps.sleep(backoff(attempt));
           continue;
         }

@@ -8,7 +8,7 @@ import { openKutt } from './kutt.js';
 import { openShlink } from './shlink.js';
 import { openYourls } from './yourls.js';
 
-export { SourceError, type SourceHttpDeps } from './http.js';
+export { SourceBusy, SourceError, type SourceHttpDeps } from './http.js';
 export type { ImportSource, SourcePage } from './items.js';
 
 /** The names errors and the dashboard use. */

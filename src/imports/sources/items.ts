@@ -1,4 +1,5 @@
 import type { SourceItem } from '../schema.js';
+import { SourceError } from './http.js';
 
 /** Reading the sources' short URLs, dates and counts into a SourceItem, the same way for every source. */
 
@@ -70,3 +71,43 @@ export const stringList = (value: unknown): string[] =>
 
 /** An API origin without a trailing slash, for joining paths. */
 export const origin = (baseUrl: string): string => baseUrl.trim().replace(/\/+$/, '');
+
+/**
+ * Malformed answers end the import with a reason (issue 30): a part of the answer the paging depends on
+ * that is missing or of the wrong type is never read as "no more links".
+ */
+export function malformed(source: string, what: string, value: unknown): SourceError {
+  const shown = value === undefined ? 'nothing' : (JSON.stringify(value) ?? String(value)).slice(0, 80);
+  return new SourceError(`${source} sent an answer linkhop cannot read: ${what} (got ${shown})`);
+}
+
+export function requireRecord(value: unknown, source: string, what: string): Record<string, unknown> {
+  if (value !== null && typeof value === 'object' && !Array.isArray(value))
+    return value as Record<string, unknown>;
+  throw malformed(source, `${what} is not an object`, value);
+}
+
+export function requireList(value: unknown, source: string, what: string): unknown[] {
+  if (Array.isArray(value)) return value;
+  throw malformed(source, `${what} is not a list`, value);
+}
+
+/**
+ * The URL of the next page a source names, or null on the last page (absent or ''). It must be an http(s)
+ * URL on `base`'s origin: the credentials go wherever it points.
+ */
+export function nextPageUrl(value: unknown, base: string, source: string, what: string): string | null {
+  if (value === undefined || value === null || value === '') return null;
+  let url: URL | null = null;
+  try {
+    url = typeof value === 'string' ? new URL(value) : null;
+  } catch {
+    url = null;
+  }
+  if (url === null || (url.protocol !== 'https:' && url.protocol !== 'http:'))
+    throw malformed(source, `${what} is not an http(s) URL`, value);
+  const expected = new URL(base).origin;
+  if (url.origin !== expected)
+    throw new SourceError(`${source}'s next page is on another origin (${url.origin}, not ${expected})`);
+  return url.href;
+}

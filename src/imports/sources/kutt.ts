@@ -3,9 +3,10 @@ import {
   countOf,
   type ImportSource,
   isoDate,
-  list,
   origin,
   record,
+  requireList,
+  requireRecord,
   shortParts,
   text,
   withoutScheme,
@@ -36,8 +37,9 @@ export function openKutt(params: KuttParams, deps: SourceHttpDeps): ImportSource
   return {
     async fetchPage(cursor) {
       const skip = Number(cursor ?? '0');
-      const body = record(await http.getJson(`${base}/api/v2/links?limit=${PAGE_SIZE}&skip=${skip}`));
-      const data = list(body.data);
+      const answer = await http.getJson(`${base}/api/v2/links?limit=${PAGE_SIZE}&skip=${skip}`);
+      const body = requireRecord(answer, 'Kutt', 'the answer');
+      const data = requireList(body.data, 'Kutt', '`data`');
       const items = data.map((entry) => {
         const link = record(entry);
         // `link` is the short URL; some Kutt versions send `{link, url}` instead of a string.

@@ -3,9 +3,11 @@ import {
   countOf,
   type ImportSource,
   isoDate,
-  list,
+  malformed,
   origin,
   record,
+  requireList,
+  requireRecord,
   shortParts,
   stringList,
   text,
@@ -40,9 +42,10 @@ export function openShlink(params: ShlinkParams, deps: SourceHttpDeps): ImportSo
     async fetchPage(cursor) {
       const page = Number(cursor ?? '1');
       const url = `${base}/rest/v3/short-urls?page=${page}&itemsPerPage=${PAGE_SIZE}&orderBy=dateCreated-ASC`;
-      const shortUrls = record(record(await http.getJson(url)).shortUrls);
-      const pagination = record(shortUrls.pagination);
-      const items = list(shortUrls.data).map((entry) => {
+      const body = requireRecord(await http.getJson(url), 'Shlink', 'the answer');
+      const shortUrls = requireRecord(body.shortUrls, 'Shlink', '`shortUrls`');
+      const pagination = requireRecord(shortUrls.pagination, 'Shlink', '`shortUrls.pagination`');
+      const items = requireList(shortUrls.data, 'Shlink', '`shortUrls.data`').map((entry) => {
         const link = record(entry);
         const shortUrl = text(link.shortUrl) ?? '';
         const { host } = shortParts(shortUrl, new Set());
@@ -59,7 +62,8 @@ export function openShlink(params: ShlinkParams, deps: SourceHttpDeps): ImportSo
           visits,
         };
       });
-      const pages = countOf(pagination.pagesCount) ?? 0;
+      const pages = countOf(pagination.pagesCount);
+      if (pages === null) throw malformed('Shlink', '`pagesCount` is not a count', pagination.pagesCount);
       return {
         items,
         next: page < pages ? String(page + 1) : null,

@@ -5,6 +5,7 @@ import {
   isoDate,
   origin,
   record,
+  requireRecord,
   shortParts,
   text,
   withoutScheme,
@@ -49,8 +50,10 @@ export function openYourls(params: YourlsParams, deps: SourceHttpDeps): ImportSo
         start: String(start),
         format: 'json',
       });
-      const body = record(await http.getJson(`${endpoint}?${query}`));
-      const links = Object.values(record(body.links)).map(record);
+      const body = requireRecord(await http.getJson(`${endpoint}?${query}`), 'YOURLS', 'the answer');
+      // Past the end YOURLS sends no `links` (or PHP's empty array, `[]`); otherwise `{link_1: {...}}`.
+      const empty = body.links === undefined || (Array.isArray(body.links) && body.links.length === 0);
+      const links = empty ? [] : Object.values(requireRecord(body.links, 'YOURLS', '`links`')).map(record);
       const items = links.map((link) => {
         const shortUrl = text(link.shorturl) ?? '';
         const { host, slug } = shortParts(shortUrl, new Set());

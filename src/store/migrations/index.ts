@@ -21,6 +21,8 @@ import * as teams from './021-teams.js';
 import * as auditLog from './022-audit-log.js';
 import * as imports from './023-imports.js';
 import * as rollupFillfactor from './024-rollup-fillfactor.js';
+import * as importFairness from './025-import-fairness.js';
+import * as keyMakers from './026-key-makers.js';
 
 /**
  * One ordered set of migrations for both dialects, listed in code (not read from a folder) so the
@@ -49,6 +51,8 @@ const migrations: Record<string, Migration> = {
   '022-audit-log': auditLog,
   '023-imports': imports,
   '024-rollup-fillfactor': rollupFillfactor,
+  '025-import-fairness': importFairness,
+  '026-key-makers': keyMakers,
 };
 
 export const migrationProvider: MigrationProvider = {
