@@ -10,7 +10,7 @@ export type ImportSourceName = (typeof IMPORT_SOURCES)[number];
 export const IMPORT_STATUSES = ['queued', 'running', 'done', 'failed'] as const;
 export type ImportStatus = (typeof IMPORT_STATUSES)[number];
 
-/** A CSV of 10,000 links is about 1 MB; the route accepts up to this much. */
+/** A CSV of 10,000 links (the row cap, sources/csv.ts) is about 1 MB; long rows may take up to this much. */
 export const CSV_MAX_CHARS = 8 * 1024 * 1024;
 
 const secret = (name: string) =>

@@ -217,6 +217,60 @@ for (const kind of storeKinds) {
       const theirs = await start(other.apiKey, { source: 'csv', csv: 'url\nhttps://a.example' });
       expect((await h.v1(apiKey, { method: 'GET', url: `/v1/imports/${theirs}` })).statusCode).toBe(404);
     });
+    it('a CSV over 10,000 rows is 413 too_many_rows, before anything is stored: 3.2 million rows are refused at once', async () => {
+      const { apiKey } = await org();
+      const post = (csv: string) =>
+        h.v1(apiKey, { method: 'POST', url: '/v1/imports', payload: { source: 'csv', csv } });
+      const message =
+        'The CSV has more than 10,000 rows; split it into files of at most 10,000 rows and import each';
+      const over = await post(`url\n${'https://example.com/x\n'.repeat(10_001)}`);
+      expect(over.statusCode).toBe(413);
+      expect(over.json()).toEqual({ error: 'too_many_rows', message });
+      // The probe's file: 9.6 MB of JSON, under both size limits; it took 2.4 GB and counting.
+      const huge = await post(`url\n${'u\n'.repeat(3_200_000)}`);
+      expect(huge.statusCode).toBe(413);
+      expect(huge.json()).toEqual({ error: 'too_many_rows', message });
+      const list = (await h.v1(apiKey, { method: 'GET', url: '/v1/imports' })).json() as {
+        imports: unknown[];
+      };
+      expect(list.imports).toEqual([]);
+    });
+
+    it('an organization with 3 imports queued or running gets 429 too_many_imports for a 4th', async () => {
+      const { apiKey } = await org();
+      // Bitly asks for an hour's pause: each import is handed back until then, and stays running.
+      bitly.throttleNext(3, '3600');
+      const body = { source: 'bitly', token: bitly.token, groupGuid: 'Bg1', baseUrl: bitly.origin };
+      const ids = [await start(apiKey, body), await start(apiKey, body), await start(apiKey, body)];
+      const refused = await h.v1(apiKey, { method: 'POST', url: '/v1/imports', payload: body });
+      expect(refused.statusCode).toBe(429);
+      expect(refused.json()).toEqual({
+        error: 'too_many_imports',
+        message: 'This organization already has 3 imports queued or running; wait for one to finish',
+      });
+      // The three wait out the pause without holding the worker: another organization imports meanwhile.
+      for (const id of ids) {
+        await expect
+          .poll(
+            async () => {
+              const row = await h.testStore.store.db
+                .selectFrom('imports')
+                .select(['status', 'claim_token', 'claimed_until'])
+                .where('id', '=', id)
+                .executeTakeFirstOrThrow();
+              return row.status === 'running' && row.claim_token === null && row.claimed_until !== null;
+            },
+            { timeout: 30_000 },
+          )
+          .toBe(true);
+      }
+      const other = await org();
+      const csv = await start(other.apiKey, { source: 'csv', csv: 'url\nhttps://example.com/meanwhile' });
+      expect((await finished(other.apiKey, csv)).status).toBe('done');
+      expect((await h.v1(apiKey, { method: 'GET', url: '/v1/imports' })).json()).toMatchObject({
+        imports: [{ status: 'running' }, { status: 'running' }, { status: 'running' }],
+      });
+    });
   });
 
   describe.skipIf(kind.skipReason !== null)(
