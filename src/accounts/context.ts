@@ -9,6 +9,8 @@ export interface OrgContext {
   features: Features;
   /** The person or key acting, for the audit log; absent when the service acts on its own. */
   actor?: Actor;
+  /** When a key acts: who made it, so a key it makes has the same maker (src/accounts/keys.ts). */
+  keyMaker?: { createdBy: string | null; orgOwned: boolean };
 }
 
 /** A /v1 caller: its organization, the key, and what the key may do. */
@@ -16,6 +18,9 @@ export interface KeyContext extends OrgContext {
   keyId: string;
   scopes: Scope[];
   actor: Actor;
+  /** The person who made the key (null for the organization's own): a key it makes has the same maker. */
+  createdBy: string | null;
+  orgOwned: boolean;
 }
 
 /** The dashboard's caller: the person, the organization they work in now, their role there, and the rest. */

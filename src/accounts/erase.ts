@@ -2,6 +2,7 @@ import type { AuditLog } from '../audit/service.js';
 import { appError } from '../errors.js';
 import type { SessionContext } from './context.js';
 import type { EraseRepo } from './erase-repo.js';
+import { endHoldings } from './holdings.js';
 import type { Executor } from './key-repo.js';
 import { wrongCurrentPassword } from './passwords.js';
 import type { AccountRepo } from './repo.js';
@@ -57,14 +58,18 @@ export function createEraseService(deps: EraseDeps) {
       await repo.transaction(async (trx) => {
         for (const orgId of doomed) await eraseIn(trx, orgId);
         for (const org of orgs.filter((candidate) => !doomed.includes(candidate.orgId))) {
-          await deps.audit?.record(
+          const ctx = { orgId: org.orgId, actor: { type: 'user' as const, id: user.id, label: user.email } };
+          await deps.audit?.record(trx, ctx, {
+            action: 'member.left',
+            target: { type: 'member', id: user.id },
+            changes: { email: user.email, role: { from: org.role, to: null } },
+          });
+          await endHoldings(
+            { repo: deps.accounts, audit: deps.audit },
             trx,
-            { orgId: org.orgId, actor: { type: 'user', id: user.id, label: user.email } },
-            {
-              action: 'member.left',
-              target: { type: 'member', id: user.id },
-              changes: { email: user.email, role: { from: org.role, to: null } },
-            },
+            ctx,
+            { userId: user.id, reason: 'account deleted' },
+            iso(),
           );
         }
         await repo.deleteUsers(trx, [user.id]);

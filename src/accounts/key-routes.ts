@@ -5,6 +5,7 @@ import { appError, featureError } from '../errors.js';
 import type { RateLimiter } from '../http/rate-limit.js';
 import { errorResponses, idParams, operationIds } from '../http/schemas.js';
 import { orgOf } from '../http/v1-auth.js';
+import type { ListedApiKey } from './key-repo.js';
 import { NO_SCOPES_MESSAGE } from './keys.js';
 import { SCOPES } from './permissions.js';
 import type { AccountService } from './service.js';
@@ -20,6 +21,12 @@ export const createKeyBody = z
     scopes: scopeList
       .optional()
       .describe('what the key may do; `all` (the default) is everything the API offers'),
+    organizationKey: z
+      .boolean()
+      .optional()
+      .describe(
+        "owners only: the organization's own key, which survives its maker's removal (a person's key is revoked when they leave, are removed, or drop below admin)",
+      ),
   })
   .strict();
 
@@ -32,8 +39,25 @@ const keySchema = z
     createdAt: z.string(),
     lastUsedAt: z.string().nullable().describe('to the minute'),
     revokedAt: z.string().nullable(),
+    createdBy: z
+      .object({ userId: z.string(), email: z.string().nullable() })
+      .nullable()
+      .describe(
+        "the person who made it (a key made with a key: that key's maker); null for the organization's own",
+      ),
+    organizationKey: z.boolean().describe("the organization's own: it survives any one person's removal"),
   })
   .meta({ id: 'ApiKey' });
+
+/** A key as the API shows it: who made it, never its hash or its organization. */
+function presentKey(key: ListedApiKey) {
+  const { orgId: _orgId, createdBy, createdByEmail, orgOwned, ...rest } = key;
+  return {
+    ...rest,
+    createdBy: createdBy === null ? null : { userId: createdBy, email: createdByEmail },
+    organizationKey: orgOwned,
+  };
+}
 
 const createdKeySchema = keySchema.extend({ apiKey: z.string(), note: z.string() });
 
@@ -63,7 +87,7 @@ export async function keyRoutes(app: FastifyInstance, deps: KeyRouteDeps): Promi
       },
     },
     async (request) => ({
-      keys: (await accounts.listApiKeys(orgOf(request).orgId)).map(({ orgId: _orgId, ...key }) => key),
+      keys: (await accounts.listApiKeys(orgOf(request).orgId)).map(presentKey),
     }),
   );
 
@@ -89,14 +113,15 @@ export async function keyRoutes(app: FastifyInstance, deps: KeyRouteDeps): Promi
           retryAfter: rate.resetSeconds,
         });
       }
-      const key = await accounts.createApiKey(org, {
+      const { apiKey, ...key } = await accounts.createApiKey(org, {
         name: request.body.name,
         scopes: request.body.scopes ?? ['all'],
+        organizationKey: request.body.organizationKey,
       });
+      const maker = key.createdBy === null ? null : await accounts.findUserEmail(key.createdBy);
       return reply.code(201).send({
-        ...key,
-        lastUsedAt: null,
-        revokedAt: null,
+        ...presentKey({ ...key, orgId: org.orgId, lastUsedAt: null, revokedAt: null, createdByEmail: maker }),
+        apiKey,
         note: 'Copy this key now: it is shown once and never again.',
       });
     },

@@ -3,7 +3,7 @@ import type { AuditLog } from '../audit/service.js';
 import { appError } from '../errors.js';
 import type { KeyContext, OrgContext } from './context.js';
 import type { KeyRepo } from './key-repo.js';
-import type { Scope } from './permissions.js';
+import { atLeast, isRole, type Role, type Scope } from './permissions.js';
 import { featuresOf, hasFeature, type Tier } from './plans.js';
 import { randomToken, sha256Hex } from './secrets.js';
 
@@ -25,6 +25,31 @@ export interface KeyDeps {
 export interface NewKey {
   name: string;
   scopes: Scope[];
+  /** The organization's own key, surviving its maker's removal: owners (and the CLI) only. */
+  organizationKey?: boolean;
+}
+
+/** Roles that may hold keys: a maker who drops below loses the keys they made. */
+export const KEY_HOLDER_ROLE: Role = 'admin';
+
+/**
+ * Who a new key belongs to. A person's key is theirs; a key made with a key has that key's maker (so a
+ * key cannot launder itself out of its maker's removal); the CLI's (no context) are the organization's.
+ * Only an owner, or a key that is itself the organization's, may make one the organization's.
+ */
+function makerOf(ctx: OrgContext | undefined, organizationKey: boolean | undefined) {
+  if (!ctx) return { createdBy: null, orgOwned: true };
+  const actor = ctx.actor;
+  const parent = ctx.keyMaker;
+  const createdBy =
+    actor?.type === 'user' && actor.id !== 'operator' ? actor.id : (parent?.createdBy ?? null);
+  const mayMarkOrg =
+    (actor?.type === 'user' && (actor.id === 'operator' || actor.role === 'owner')) ||
+    parent?.orgOwned === true;
+  if (organizationKey && !mayMarkOrg)
+    throw appError('forbidden_role', 'Only an owner makes a key the organization’s own');
+  const orgOwned = organizationKey === true || createdBy === null;
+  return { createdBy: orgOwned ? null : createdBy, orgOwned };
 }
 
 /** Why an empty scope list is refused: it once minted an `all` key (issue #30). Leaving scopes out means all. */
@@ -50,6 +75,7 @@ export function createKeyFunctions(deps: KeyDeps) {
     ctx?: OrgContext,
   ) {
     const apiKey = `${API_KEY_PREFIX}${randomToken()}`;
+    const maker = makerOf(ctx, key.organizationKey);
     const row = {
       id: deps.uuid(),
       orgId,
@@ -60,6 +86,7 @@ export function createKeyFunctions(deps: KeyDeps) {
       revokedAt: null,
       createdAt: iso(),
       lastUsedAt: null,
+      ...maker,
     };
     await repo.db.transaction().execute(async (trx) => {
       await repo.insertApiKey(trx, row);
@@ -67,7 +94,11 @@ export function createKeyFunctions(deps: KeyDeps) {
         await deps.audit?.record(trx, ctx, {
           action: 'key.created',
           target: { type: 'key', id: row.id },
-          changes: { name: { from: null, to: row.name }, scopes: { from: null, to: row.scopes } },
+          changes: {
+            name: { from: null, to: row.name },
+            scopes: { from: null, to: row.scopes },
+            ...(row.orgOwned ? { organizationKey: { from: null, to: true } } : {}),
+          },
         });
       }
     });
@@ -78,6 +109,8 @@ export function createKeyFunctions(deps: KeyDeps) {
       scopes: row.scopes,
       prefix: row.prefix,
       createdAt: row.createdAt,
+      createdBy: row.createdBy,
+      orgOwned: row.orgOwned,
     };
   }
 
@@ -133,6 +166,9 @@ export function createKeyFunctions(deps: KeyDeps) {
       if (!row || !timingSafeEqual(Buffer.from(row.keyHash), Buffer.from(hash))) return null;
       const tier = row.tier as Tier;
       if (!hasFeature(tier, 'api')) return null;
+      // A person's key lives while they hold a seat that may hold keys: checked on every call, beside
+      // the revocation on removal, so no path that forgot to revoke leaves a key working.
+      if (!row.orgOwned && !(isRole(row.makerRole) && atLeast(row.makerRole, KEY_HOLDER_ROLE))) return null;
       touch(row.keyId);
       return {
         orgId: row.orgId,
@@ -141,6 +177,8 @@ export function createKeyFunctions(deps: KeyDeps) {
         keyId: row.keyId,
         scopes: row.scopes,
         actor: { type: 'key', id: row.keyId, label: row.name },
+        createdBy: row.createdBy,
+        orgOwned: row.orgOwned,
       };
     },
   };

@@ -3,10 +3,10 @@ import type { AuditLog } from '../audit/service.js';
 import { appError } from '../errors.js';
 import type { OrgContext, SessionContext } from './context.js';
 import { createKeyFunctions } from './keys.js';
+import { wrongCredentials } from './password-attempts.js';
 import type { Role } from './permissions.js';
 import { featuresOf, LINK_CAPS, type Tier } from './plans.js';
 import type { AccountRepo, Organization } from './repo.js';
-import { wrongCredentials } from './password-attempts.js';
 import { DUMMY_PASSWORD_HASH, hashPassword, randomToken, sha256Hex, verifyPassword } from './secrets.js';
 
 export type { KeyContext, OrgContext, SessionContext } from './context.js';
@@ -64,6 +64,8 @@ export function createAccountService(deps: AccountServiceDeps) {
     openSession,
     getOrganization,
     listOrganizations: () => repo.listOrganizations(),
+    /** A person's email, or null once their account is gone. */
+    findUserEmail: async (userId: string) => (await repo.findUserById(userId))?.email ?? null,
 
     async createOrganization(input: { name: string; tier: Tier; email?: string; password?: string }) {
       const org: Organization = { id: deps.uuid(), name: input.name, tier: input.tier, createdAt: iso() };

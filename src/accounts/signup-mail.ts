@@ -14,7 +14,12 @@ export const MAIL_NAME_MAX = 60;
  * to a person and is a link to nobody.
  */
 export function inertMailText(text: string, max = MAIL_NAME_MAX): string {
-  const chars = [...text.replace(/\p{Cf}/gu, '').replace(/\s+/g, ' ').trim()];
+  const chars = [
+    ...text
+      .replace(/\p{Cf}/gu, '')
+      .replace(/\s+/g, ' ')
+      .trim(),
+  ];
   const short = chars.length > max ? `${chars.slice(0, max - 1).join('')}…` : chars.join('');
   return short
     .replace(/\./g, '\u2024')

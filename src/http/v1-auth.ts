@@ -41,7 +41,8 @@ export function registerV1Auth(app: FastifyInstance, deps: V1AuthDeps): void {
         retryAfter: decision.resetSeconds,
       });
     }
-    request.org = { orgId: org.orgId, tier: org.tier, features: org.features, actor: org.actor };
+    const { orgId, tier, features, actor, createdBy, orgOwned } = org;
+    request.org = { orgId, tier, features, actor, keyMaker: { createdBy, orgOwned } };
     authorize(request, { type: 'key', scopes: org.scopes });
   });
 }

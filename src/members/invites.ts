@@ -75,7 +75,7 @@ export function createInviteService(deps: InviteServiceDeps) {
         composeMail({
           from: deps.from,
           to: input.email,
-          subject: `You are invited to “${orgName}” on linkhop`,
+          subject: `You are invited to "${orgName}" on linkhop`,
           lines: [
             `${input.inviter} invited you to join the workspace “${orgName}” on linkhop.`,
             `The link works once, within ${INVITE_DAYS} days. If you did not expect it, ignore this mail.`,
@@ -83,7 +83,9 @@ export function createInviteService(deps: InviteServiceDeps) {
           action: { label: 'Accept the invite', url: input.acceptUrl },
         }),
       );
-    })().catch((error: unknown) => deps.logger.error({ err: error, email: input.email }, 'invite mail failed'));
+    })().catch((error: unknown) =>
+      deps.logger.error({ err: error, email: input.email }, 'invite mail failed'),
+    );
   }
 
   /** Within the organization's limits: 100 pending, 20 sent an hour. */
@@ -95,9 +97,13 @@ export function createInviteService(deps: InviteServiceDeps) {
       );
     const rate = await deps.invitesPerOrg.hit(`org:${orgId}`);
     if (!rate.allowed)
-      throw appError('too_many_invites', 'This organization has sent too many invites this hour; try again later', {
-        retryAfter: rate.resetSeconds,
-      });
+      throw appError(
+        'too_many_invites',
+        'This organization has sent too many invites this hour; try again later',
+        {
+          retryAfter: rate.resetSeconds,
+        },
+      );
   }
 
   /**

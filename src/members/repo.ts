@@ -171,6 +171,21 @@ export function createMemberRepo(store: Store) {
       return row && toInvite(row);
     },
 
+    /** Deletes the organization's pending invites sent by any of `senderIds` (people or keys). */
+    async deleteInvitesSentBy(
+      ex: Executor,
+      orgId: string,
+      senderIds: string[],
+    ): Promise<{ id: string; email: string }[]> {
+      if (senderIds.length === 0) return [];
+      return ex
+        .deleteFrom('invites')
+        .where('org_id', '=', orgId)
+        .where('invited_by', 'in', senderIds)
+        .returning(['id', 'email'])
+        .execute();
+    },
+
     async findInvite(tokenHash: string, now: string) {
       const row = await db
         .selectFrom('invites')

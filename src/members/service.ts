@@ -1,3 +1,5 @@
+import { endHoldings } from '../accounts/holdings.js';
+import { KEY_HOLDER_ROLE } from '../accounts/keys.js';
 import { atLeast, type Role } from '../accounts/permissions.js';
 import type { AccountRepo } from '../accounts/repo.js';
 import { hashPassword } from '../accounts/secrets.js';
@@ -23,6 +25,7 @@ export function checkOwnerChange(actor: Actor | undefined, touchesOwner: boolean
 /** The members of an organization and their roles (issue #20). */
 export function createMemberService(deps: MemberServiceDeps) {
   const members = deps.repo.members;
+  const iso = () => deps.now().toISOString();
 
   async function find(orgId: string, userId: string, list?: Member[]): Promise<Member> {
     const member = (list ?? (await members.listMembers(orgId))).find((row) => row.userId === userId);
@@ -54,6 +57,8 @@ export function createMemberService(deps: MemberServiceDeps) {
           target: { type: 'member', id: userId },
           changes: { role: { from: member.role, to: role } },
         });
+        if (!atLeast(role, KEY_HOLDER_ROLE))
+          await endHoldings(deps, trx, ctx, { userId, reason: `role changed to ${role}` }, iso());
       });
       return { ...member, role };
     },
@@ -68,6 +73,7 @@ export function createMemberService(deps: MemberServiceDeps) {
           target: { type: 'member', id: userId },
           changes: { email: member.email, role: { from: member.role, to: null } },
         });
+        await endHoldings(deps, trx, ctx, { userId, reason: 'member removed' }, iso());
       });
     },
 
@@ -92,6 +98,7 @@ export function createMemberService(deps: MemberServiceDeps) {
           target: { type: 'member', id: member.userId },
           changes: { email: member.email, role: { from: member.role, to: null } },
         });
+        await endHoldings(deps, trx, ctx, { userId: member.userId, reason: 'member left' }, iso());
       });
       return { orgId };
     },

@@ -4,7 +4,7 @@ import { ORG_TABLES, ORG_TABLES_KEPT } from '../../src/accounts/erase-repo.js';
 import { type HostedHarness, startHosted } from '../helpers/hosted.js';
 import { sqliteKind, storeKinds } from '../helpers/stores.js';
 import { UA } from '../helpers/user-agents.js';
-import { makeTeam, PASSWORD } from './teams.js';
+import { invite, makeTeam, PASSWORD } from './teams.js';
 
 describe('account deletion knows every table', () => {
   it('erases every table that holds an org_id, but links and users which are handled apart', async () => {
@@ -40,11 +40,8 @@ for (const kind of storeKinds) {
       const team = await makeTeam(h, 'doomed');
       const elsewhere = await makeTeam(h, 'elsewhere');
       // The admin also belongs to another organization: their account stays.
-      await elsewhere.as
-        .owner('POST', '/api/invites', { email: team.emails.admin, role: 'viewer' })
-        .then((r) =>
-          team.as.admin('POST', '/api/invites/accept', { token: r.json().acceptUrl.split('/').pop() }),
-        );
+      const token = await invite(h, elsewhere.as.owner, team.emails.admin, 'viewer');
+      await team.as.admin('POST', '/api/invites/accept', { token });
       const folder = (await team.as.member('POST', '/api/folders', { name: 'Spring' })).json();
       const link = (
         await team.as.member('POST', '/api/links', {

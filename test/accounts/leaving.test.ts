@@ -7,7 +7,7 @@ import { addVerifiedDomain } from '../helpers/domains.js';
 import { type HostedHarness, startHosted } from '../helpers/hosted.js';
 import { storeKinds } from '../helpers/stores.js';
 import { UA } from '../helpers/user-agents.js';
-import { makeTeam, PASSWORD, type Team } from './teams.js';
+import { invite, makeTeam, PASSWORD, type Team } from './teams.js';
 
 /**
  * Issue #20, account basics: a person leaves an organization (POST /api/account/leave), the last owner
@@ -26,10 +26,8 @@ for (const kind of storeKinds) {
     /** Makes `who` of `team` a viewer of a second organization too, through an invite. */
     async function alsoIn(team: Team, who: 'owner' | 'admin' | 'member' | 'viewer', tag: string) {
       const other = await makeTeam(h, tag);
-      const { acceptUrl } = (
-        await other.as.owner('POST', '/api/invites', { email: team.emails[who], role: 'viewer' })
-      ).json();
-      const joined = await team.as[who]('POST', '/api/invites/accept', { token: acceptUrl.split('/').pop() });
+      const token = await invite(h, other.as.owner, team.emails[who], 'viewer');
+      const joined = await team.as[who]('POST', '/api/invites/accept', { token });
       expect(joined.statusCode, joined.body).toBe(200);
       // Accepting switched the session to the new organization: back to the team's.
       await team.as[who]('POST', '/api/session/org', { orgId: team.orgId });

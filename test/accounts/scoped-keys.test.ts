@@ -61,6 +61,9 @@ for (const kind of storeKinds) {
         createdAt: key.createdAt,
         lastUsedAt: expect.any(String),
         revokedAt: null,
+        // Who made it (issue #30): their removal revokes it.
+        createdBy: { userId: team.userIds.admin, email: team.emails.admin },
+        organizationKey: false,
       });
       expect(Date.now() - Date.parse(row.lastUsedAt)).toBeLessThan(60_000);
       expect(JSON.stringify(keys)).not.toContain(key.apiKey);

@@ -33,6 +33,30 @@ export function asCookie(h: HostedHarness, cookie: string): Call {
     });
 }
 
+/**
+ * The accept token of the newest invite to `email`, read where an operator without SMTP finds it: its own
+ * line in the server log (never the inviter's API answer). Waits a moment: the line is written after the
+ * answer.
+ */
+export async function invitedToken(h: HostedHarness, email: string): Promise<string> {
+  const started = Date.now();
+  for (;;) {
+    const line = h.logged.findLast((entry) => entry.email === email && typeof entry.link === 'string');
+    const token = line && /#\/invite\/([A-Za-z0-9_-]+)$/.exec(line.link as string)?.[1];
+    if (token) return token;
+    if (Date.now() - started > 5000) throw new Error(`no invite link for ${email} in the server log`);
+    await new Promise((resolve) => setTimeout(resolve, 10));
+  }
+}
+
+/** Invites `email` as `role` through `as`, and answers the accept token the invitee would get. */
+export async function invite(h: HostedHarness, as: Call, email: string, role: Role): Promise<string> {
+  const created = await as('POST', '/api/invites', { email, role });
+  expect(created.statusCode, created.body).toBe(201);
+  expect(created.json()).not.toHaveProperty('acceptUrl');
+  return invitedToken(h, email);
+}
+
 export async function login(h: HostedHarness, email: string, password = PASSWORD): Promise<string> {
   const response = await h.app.inject({
     method: 'POST',

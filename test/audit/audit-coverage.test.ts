@@ -144,7 +144,6 @@ for (const kind of storeKinds) {
             ...['apiKey', 'secret', 'token']
               .map((name) => body[name])
               .filter((v): v is string => typeof v === 'string'),
-            ...(typeof body.acceptUrl === 'string' ? [body.acceptUrl.split('/').pop() as string] : []),
           ];
           for (const secret of secrets) expect(changes).not.toContain(secret);
           // An organization keeps at most five webhooks: the ones made here go again.

@@ -29,6 +29,8 @@ export interface HostedHarness {
   }): Promise<{ cookie: string; orgId: string; userId: string }>;
   /** A /v1 call with that key. */
   v1(apiKey: string, options: InjectOptions): Promise<Awaited<ReturnType<FastifyInstance['inject']>>>;
+  /** The server's warnings and errors so far, as parsed JSON lines (invite links without SMTP land here). */
+  logged: Record<string, unknown>[];
   /** Runs the link.expired sweep now instead of waiting for its timer. */
   sweepExpiry(): Promise<void>;
   close(): Promise<void>;
@@ -42,7 +44,12 @@ export async function startHosted(kind: StoreKind, env: Record<string, string> =
     { BASE_URL, SESSION_SECRET: 'test-session-secret-0123456789abcdef', ...env },
     'hosted',
   );
-  const composed: Composed = await composeHosted(config, testStore.store, pino({ level: 'silent' }));
+  const logged: Record<string, unknown>[] = [];
+  const logger = pino(
+    { level: 'warn' },
+    { write: (line: string) => void logged.push(JSON.parse(line) as Record<string, unknown>) },
+  );
+  const composed: Composed = await composeHosted(config, testStore.store, logger);
   // As the CLI makes it: plan changes land in the audit log as the operator's.
   const accounts = createAccountService({
     repo: createAccountRepo(testStore.store),
@@ -54,6 +61,7 @@ export async function startHosted(kind: StoreKind, env: Record<string, string> =
     app: composed.app,
     accounts,
     testStore,
+    logged,
     async org(tier) {
       const { orgId } = await accounts.createOrganization({ name: `Org ${tier}`, tier });
       const { id, apiKey } = await accounts.mintApiKey(orgId);

@@ -22,3 +22,26 @@ export async function nthMailTo(smtp: SmtpSink, to: string, n = 1): Promise<Rece
 export function signupTokenIn(mail: ReceivedMail): string | null {
   return /#\/signup\/confirm\?token=([A-Za-z0-9_-]+)/.exec(readableBody(mail))?.[1] ?? null;
 }
+
+/** The bytes of an RFC 2047 `Q` word: `_` is a space, `=XX` a byte, anything else itself. */
+function qBytes(text: string): Buffer {
+  const bytes: number[] = [];
+  for (let i = 0; i < text.length; i++) {
+    const char = text[i] as string;
+    if (char === '_') bytes.push(0x20);
+    else if (char === '=') {
+      bytes.push(Number.parseInt(text.slice(i + 1, i + 3), 16));
+      i += 2;
+    } else bytes.push(char.charCodeAt(0));
+  }
+  return Buffer.from(bytes);
+}
+
+/** A header as a reader sees it: RFC 2047 encoded words (`=?UTF-8?Q?…?=`, `=?UTF-8?B?…?=`) decoded. */
+export function decodedHeader(value: string | undefined): string {
+  return (value ?? '')
+    .replace(/\?=\s+=\?/g, '?==?')
+    .replace(/=\?UTF-8\?([QB])\?([^?]*)\?=/gi, (_, kind: string, text: string) =>
+      (kind.toUpperCase() === 'B' ? Buffer.from(text, 'base64') : qBytes(text)).toString('utf8'),
+    );
+}

@@ -29,6 +29,8 @@ export interface DashboardServer {
   testStore: TestStore;
   /** An organization with a dashboard user, ready to log in. */
   user(tier: Tier): Promise<{ orgId: string; email: string; password: string }>;
+  /** The newest invite link to `email`, from its line in the server log (this server has no SMTP). */
+  inviteLink(email: string): Promise<string>;
   close(): Promise<void>;
 }
 
@@ -61,7 +63,12 @@ export async function startDashboardServer(env: Record<string, string> = {}): Pr
     },
     'hosted',
   );
-  const composed: Composed = await composeHosted(config, testStore.store, pino({ level: 'silent' }));
+  const logged: Record<string, unknown>[] = [];
+  const logger = pino(
+    { level: 'warn' },
+    { write: (line: string) => void logged.push(JSON.parse(line) as Record<string, unknown>) },
+  );
+  const composed: Composed = await composeHosted(config, testStore.store, logger);
   await composed.app.listen({ port, host: '127.0.0.1' });
   const accounts = createAccountService({
     repo: createAccountRepo(testStore.store),
@@ -77,6 +84,15 @@ export async function startDashboardServer(env: Record<string, string> = {}): Pr
       const password = 'correct horse battery';
       const { orgId } = await accounts.createOrganization({ name: `Studio ${tier}`, tier, email, password });
       return { orgId, email, password };
+    },
+    async inviteLink(email) {
+      const started = Date.now();
+      for (;;) {
+        const line = logged.findLast((entry) => entry.email === email && typeof entry.link === 'string');
+        if (line) return line.link as string;
+        if (Date.now() - started > 5000) throw new Error(`no invite link for ${email} in the server log`);
+        await new Promise((resolve) => setTimeout(resolve, 20));
+      }
     },
     async close() {
       await composed.close();

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { browserSkipReason, logIn, openPage, useDashboard } from './harness.js';
+import { apiCall, browserSkipReason, logIn, openPage, useDashboard } from './harness.js';
 
 /** Members, invites, scoped keys, the audit log and the workspace switcher in Chromium (issue #20). */
 
@@ -17,8 +17,11 @@ describe.skipIf(browserSkipReason !== null)('dashboard: teams', () => {
     await page.getByLabel('Email').fill('Newcomer@Example.com');
     await page.getByLabel('Role', { exact: true }).selectOption('member');
     await page.getByRole('button', { name: 'Send invite' }).click();
-    const acceptUrl = (await page.getByTestId('accept-url').textContent()) ?? '';
+    // The link goes to the invitee only: without SMTP, to the operator's server log, never to this page.
+    await page.getByText('This server sends no mail (no SMTP_URL)').waitFor();
+    const acceptUrl = await dash.server.inviteLink('newcomer@example.com');
     expect(acceptUrl).toMatch(new RegExp(`^${dash.server.url}/#/invite/[A-Za-z0-9_-]{43}$`));
+    expect(await page.textContent('main')).not.toContain(acceptUrl.split('/').pop());
     await page.getByRole('row', { name: /newcomer@example\.com.*Member/ }).waitFor();
 
     // The invitee, in a browser of their own.
@@ -87,6 +90,30 @@ describe.skipIf(browserSkipReason !== null)('dashboard: teams', () => {
     await context.close();
   });
 
+  it('someone with an account, logged out, opens an invite: the page logs them in (the ordinary log-in) and they join', async () => {
+    const inviter = await dash.server.user('legend');
+    const invitee = await dash.server.user('hero');
+    const { page, context } = await openPage(dash.browser);
+    await logIn(page, dash.server.url, inviter);
+    await apiCall(page, 'POST', '/invites', { email: invitee.email, role: 'viewer' });
+    await context.close();
+    const acceptUrl = await dash.server.inviteLink(invitee.email);
+
+    const guest = await openPage(dash.browser);
+    await guest.page.goto(acceptUrl);
+    // Not told whether the email has an account: the page offers a new password first.
+    await guest.page.getByLabel('Choose a password').fill('whatever they type');
+    await guest.page.getByRole('button', { name: 'Join Studio legend' }).click();
+    await guest.page.getByText(`${invitee.email} already has a linkhop account: log in`).waitFor();
+    await guest.page.getByLabel('Your linkhop password').fill(invitee.password);
+    await guest.page.getByRole('button', { name: 'Join Studio legend' }).click();
+    await guest.page.getByRole('heading', { name: 'Links', level: 1 }).waitFor();
+    const session = await apiCall<{ org: { name: string }; role: string }>(guest.page, 'GET', '/session');
+    expect(session).toMatchObject({ org: { name: 'Studio legend' }, role: 'viewer' });
+    expect(guest.errors).toEqual([]);
+    await guest.context.close();
+  });
+
   it('a person in two workspaces switches between them', async () => {
     const first = await dash.server.user('legend');
     const second = await dash.server.user('hero');
@@ -95,7 +122,7 @@ describe.skipIf(browserSkipReason !== null)('dashboard: teams', () => {
     await page.goto(`${dash.server.url}/#/members`);
     await page.getByLabel('Email').fill(first.email);
     await page.getByRole('button', { name: 'Send invite' }).click();
-    const acceptUrl = (await page.getByTestId('accept-url').textContent()) ?? '';
+    const acceptUrl = await dash.server.inviteLink(first.email);
     await context.close();
 
     const own = await openPage(dash.browser);

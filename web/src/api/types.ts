@@ -84,6 +84,9 @@ export interface ApiKey {
   revokedAt: string | null;
   createdAt: string;
   lastUsedAt: string | null;
+  /** Null for the organization's own key. */
+  createdBy: { userId: string; email: string | null } | null;
+  organizationKey: boolean;
 }
 
 export interface Member {

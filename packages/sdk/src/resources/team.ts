@@ -38,7 +38,7 @@ export class Members {
     return unwrap(await this.api.DELETE('/v1/members/{userId}', byUser(userId)));
   }
 
-  /** Mailed when the service has SMTP; the answer's `acceptUrl` works once, for 7 days. */
+  /** The accept link goes to the invited address only (mailed, or in the server log without SMTP); it works once, for 7 days. */
   async invite(input: Input<'createInvite'>) {
     return unwrap(await this.api.POST('/v1/invites', { body: input }));
   }

@@ -76,7 +76,7 @@ export function KeysTable({
   return (
     <div className="table-wrap">
       <table>
-        <TableHead columns={['Name', 'Key', 'Scopes', 'Created', 'Last used', 'Status']} />
+        <TableHead columns={['Name', 'Key', 'Scopes', 'Made by', 'Created', 'Last used', 'Status']} />
         <tbody>
           {keys.map((key) => (
             <tr key={key.id}>
@@ -87,6 +87,7 @@ export function KeysTable({
                 <code>{key.prefix}…</code>
               </td>
               <td>{key.scopes.join(', ')}</td>
+              <td>{key.createdBy ? (key.createdBy.email ?? 'a former member') : 'The organization'}</td>
               <td>{formatDateTime(key.createdAt)}</td>
               <td>{key.lastUsedAt ? formatDateTime(key.lastUsedAt) : 'Never'}</td>
               <td className="key-status">
