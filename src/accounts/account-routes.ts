@@ -218,7 +218,8 @@ export async function sessionAccountRoutes(app: FastifyInstance, deps: AccountRo
         description:
           'Deletes your account. Organizations where you are the last owner are deleted too: their members ' +
           'who belong nowhere else, keys, audience, analytics, pages and automations are erased; of each ' +
-          'link only slug, hostname and destination stay, so it keeps redirecting.',
+          'link only slug, hostname, destination and its gates (password, expiry) stay, so it keeps ' +
+          'redirecting and nothing becomes more public.',
         body: z.object({ currentPassword: z.string().max(200) }).strict(),
         response: {
           200: z.object({ deleted: z.literal(true), deletedOrganizations: z.array(z.string()) }),

@@ -42,16 +42,21 @@ export const ORG_TABLES = [
  */
 export const ORG_TABLES_KEPT = ['links', 'users', 'sessions'] as const;
 
-/** What the link row keeps: the columns a redirect needs; every other power is cleared. */
+/**
+ * What the link row keeps: the columns a redirect needs, and its gates. Erasure never makes anything more
+ * public (issue #30): a password-protected link keeps asking for its password (only its hash is kept),
+ * an expiring one keeps its end date and where it goes after, and public stats stop. Every other power
+ * is cleared.
+ */
 const CLEARED_LINK_POWERS = {
   utm: null,
   routing: null,
   ab: null,
   sched: null,
-  password_hash: null,
   folder_id: null,
   capture_emails: 0,
   read_only: 0,
+  public_stats: 0,
 } as const;
 
 /** The erasing SQL of account and organization deletion (issue #20). */

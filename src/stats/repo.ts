@@ -9,19 +9,23 @@ export function createStatsRepo(store: Store) {
       host: string,
       slug: string,
     ): Promise<{ id: string; orgId: string; slug: string; tier: string } | undefined> {
-      return db
-        .selectFrom('links')
-        .innerJoin('organizations', 'organizations.id', 'links.org_id')
-        .select([
-          'links.id as id',
-          'links.org_id as orgId',
-          'links.slug as slug',
-          'organizations.tier as tier',
-        ])
-        .where('links.host', '=', host)
-        .where('links.slug', '=', slug)
-        .where('links.public_stats', '=', 1)
-        .executeTakeFirst();
+      return (
+        db
+          .selectFrom('links')
+          .innerJoin('organizations', 'organizations.id', 'links.org_id')
+          .select([
+            'links.id as id',
+            'links.org_id as orgId',
+            'links.slug as slug',
+            'organizations.tier as tier',
+          ])
+          .where('links.host', '=', host)
+          .where('links.slug', '=', slug)
+          .where('links.public_stats', '=', 1)
+          // An erased organization's stats are no one's to publish (issue #30).
+          .where('organizations.deleted_at', 'is', null)
+          .executeTakeFirst()
+      );
     },
   };
 }

@@ -61,6 +61,12 @@ for (const kind of storeKinds) {
         payload: { url: 'http://127.0.0.1:9/h', events: ['link.created'] },
       });
 
+      await team.as.member('POST', '/api/links', {
+        url: 'https://example.com/stats',
+        slug: 'doomed-stats',
+        publicStats: true,
+      });
+      const stats = await h.app.inject({ method: 'GET', url: '/api/public/stats/doomed-stats' });
       const wrong = await team.as.owner('POST', '/api/account/delete', { currentPassword: 'nope' });
       expect(wrong.statusCode).toBe(400);
       expect(wrong.json().issues[0].path).toEqual(['currentPassword']);
@@ -70,10 +76,24 @@ for (const kind of storeKinds) {
       expect(deleted.json()).toEqual({ deleted: true, deletedOrganizations: [team.orgId] });
       expect(String(deleted.headers['set-cookie'])).toMatch(/^lh_session=;/);
 
-      // Permanence: the link still answers, straight to its destination.
+      // Permanence: the link still answers, and keeps its password gate (issue #30: erasure never makes
+      // anything more public); the password still opens it.
       const after = await visit('doomed-launch');
-      expect(after.statusCode).toBe(302);
-      expect(after.headers.location).toMatch(/^https:\/\/example\.com\/launch/);
+      expect(after.statusCode).toBe(200);
+      expect(after.body).toContain('password');
+      expect(after.headers.location).toBeUndefined();
+      const unlocked = await h.app.inject({
+        method: 'POST',
+        url: '/doomed-launch',
+        headers: { host: 'lnk.example', 'content-type': 'application/x-www-form-urlencoded' },
+        payload: 'password=secret-pass',
+      });
+      expect(unlocked.statusCode).toBe(303);
+      expect(unlocked.headers.location).toBe('/doomed-launch');
+      // Its public stats, published before, answer nothing now.
+      expect(stats.statusCode).toBe(200);
+      const statsAfter = await h.app.inject({ method: 'GET', url: '/api/public/stats/doomed-stats' });
+      expect(statsAfter.statusCode).toBe(404);
       const db = h.testStore.store.db;
       // Its visits are no one's analytics any more: a live link's click, taken after the erased one's,
       // reaches the rollups, and the erased organization's tables stay empty (checked below).
@@ -103,7 +123,8 @@ for (const kind of storeKinds) {
       expect(row).toMatchObject({
         slug: 'doomed-launch',
         destination: 'https://example.com/launch',
-        password_hash: null,
+        password_hash: expect.stringMatching(/.+/),
+        public_stats: 0,
         utm: null,
         folder_id: null,
       });
