@@ -37,6 +37,8 @@ const READ_HEADERS = [
   'x-forwarded-for',
   'x-cron-secret',
   'x-hub-signature-256',
+  // Public bio and stats pages resolve their custom hostname from it.
+  'host',
 ];
 
 export const CONTROL_MESSAGE = 'control characters are not allowed';

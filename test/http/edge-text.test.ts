@@ -170,6 +170,26 @@ for (const kind of storeKinds) {
       });
       expect(response.statusCode).toBe(400);
       expect(response.json().message).toBe(`authorization: ${CONTROL}`);
+      // Every header the app reads, on a public route too (issue #30): never a lookup with NUL in it.
+      for (const name of ['cookie', 'origin', 'x-forwarded-for', 'host']) {
+        const refused = await h.app.inject({
+          method: 'GET',
+          url: '/api/public/stats/nobody',
+          headers: { [name]: 'a\u0000b' },
+        });
+        expect(refused.statusCode, name).toBe(400);
+        expect(refused.json().message).toBe(`${name}: ${CONTROL}`);
+      }
+    });
+
+    it('NUL in the path of a visit, a public page or an unsubscribe link is a 404, never a lookup', async () => {
+      for (const url of ['/a%00b', '/_fallback/a%00b', '/a%00b+', '/api/public/bio/a%00b', '/u/a%00b']) {
+        for (const method of ['GET', 'POST'] as const) {
+          const response = await h.app.inject({ method, url });
+          expect(response.statusCode, `${method} ${url}`).toBeLessThan(500);
+          expect([400, 404, 405], `${method} ${url}`).toContain(response.statusCode);
+        }
+      }
     });
 
     it('a destination is stored, echoed and served in its WHATWG-serialized form', async () => {

@@ -9,8 +9,10 @@ import { postgresKind, sqliteKind } from '../helpers/stores.js';
 /**
  * Every operation of the hosted app's OpenAPI, sent seeded malformed variants: control characters in
  * every string of a valid-looking body, `%00` and junk in every path id and query parameter, wrong
- * types, missing required fields, huge strings, invalid JSON and wrong content types. Nothing may
- * answer 5xx, on SQLite or on PostgreSQL.
+ * types, missing required fields, huge strings, invalid JSON and wrong content types; and (issue #30)
+ * bodies nested 5,000 and 100,000 levels deep, NUL hidden in base64url (as a cursor carries it), NUL in
+ * the headers the app reads, and bodies over the size limit or 200,000 items wide. Nothing may answer
+ * 5xx, on SQLite or on PostgreSQL.
  */
 
 type Schema = Record<string, unknown>;
@@ -26,6 +28,8 @@ interface Variant {
   query?: string;
   payload?: string;
   contentType?: string;
+  /** A header sent with a NUL in it (after its usual value, when it has one). */
+  nulHeader?: string;
 }
 
 /** mulberry32: a small seeded PRNG, so a failure is replayed exactly. */
@@ -52,6 +56,34 @@ const JUNK_IDS = [
   '%E2%80%AE',
 ];
 const JUNK_QUERY = ['%00', 'a%00b', '%1B%5B31m', 'not-an-id', '-1', '1e309', 'x'.repeat(5000), '%FF%FE'];
+
+/** JSON text of `levels` arrays one inside the other. */
+const deepArrays = (levels: number) => `${'['.repeat(levels)}${']'.repeat(levels)}`;
+/** JSON text of `levels` objects `{"a": {"a": ...}}`. */
+const deepObjects = (levels: number) => `${'{"a":'.repeat(levels)}1${'}'.repeat(levels)}`;
+/** Built once and sent to every operation with a body: over the 1 MB limit (the imports' 10 MB take it). */
+const HUGE_BODY = JSON.stringify({ x: 'x'.repeat(2 * 1024 * 1024) });
+/** Wide rather than deep: 200,000 items, under the limit. */
+const WIDE_BODY = `[${'0,'.repeat(200_000)}0]`;
+/** Text that passes the edge check as sent and holds NUL once decoded, as the audit cursor did. */
+const ENCODED_NULS = [
+  Buffer.from(JSON.stringify(['\u0000', '\u0000'])).toString('base64url'),
+  Buffer.from(JSON.stringify([new Date().toISOString(), `${randomUUID()}\u0000`])).toString('base64url'),
+  Buffer.from('a\u0000b').toString('base64url'),
+];
+/** The headers the app reads (src/http/edge-text.ts) and the host. */
+const READ_HEADERS = [
+  'authorization',
+  'cookie',
+  'origin',
+  'referer',
+  'content-type',
+  'sec-fetch-site',
+  'x-forwarded-for',
+  'x-cron-secret',
+  'x-hub-signature-256',
+  'host',
+];
 
 /** Plausible values by field name, so more bodies get past validation to the code behind it. */
 const BY_KEY: Record<string, string> = {
@@ -155,6 +187,12 @@ function variantsOf(op: Operation, doc: Schema, random: () => number): Variant[]
       out.push({ label: `query ${q.name}=${junk.slice(0, 20)}`, query: `${q.name}=${junk}` });
   if (queryParams.length > 0)
     out.push({ label: 'query repeated', query: queryParams.map((q) => `${q.name}=1&${q.name}=2`).join('&') });
+  for (const q of queryParams)
+    out.push({ label: `query ${q.name}=encoded NUL`, query: `${q.name}=${pick(ENCODED_NULS)}` });
+  for (const p of pathParams)
+    out.push({ label: `path ${p.name}=encoded NUL`, pathValues: { [p.name]: pick(ENCODED_NULS) } });
+  for (const name of [pick(READ_HEADERS), pick(READ_HEADERS)])
+    out.push({ label: `NUL in header ${name}`, nulHeader: name });
   if (!op.body) return out;
   const valid = sample(op.body, doc);
   const json = (value: unknown, label: string) => out.push({ label, payload: JSON.stringify(value) });
@@ -182,6 +220,20 @@ function variantsOf(op: Operation, doc: Schema, random: () => number): Variant[]
   json({ ...(valid as object), '\u0000key': 'x' }, 'NUL in a key');
   for (const payload of [[valid], null, 'a\u0000b', 12, {}])
     json(payload, `body ${JSON.stringify(payload)?.slice(0, 12)}`);
+  // Nesting: arrays and objects 5,000 deep; a huge body. Every operation, each costs little.
+  out.push({ label: 'arrays 5,000 deep', payload: deepArrays(5_000) });
+  out.push({ label: 'objects 5,000 deep', payload: deepObjects(5_000) });
+  out.push({ label: 'huge body (2 MB)', payload: HUGE_BODY });
+  // 100,000 deep inside a field of a valid-looking body, and a wide body: a seeded fifth of the operations
+  // each, as each costs tens of milliseconds to parse (the whole fuzz stays within seconds).
+  if (random() < 0.2) {
+    const field = paths[0] ?? ['extra'];
+    out.push({
+      label: `100,000 deep at ${field.join('.')}`,
+      payload: JSON.stringify(replaced(valid, field, '<deep>')).replace('"<deep>"', deepArrays(100_000)),
+    });
+  }
+  if (random() < 0.2) out.push({ label: 'wide body (200,000 items)', payload: WIDE_BODY });
   out.push({ label: 'invalid JSON', payload: '{"a": ' });
   out.push({ label: 'NUL escape in JSON', payload: '{"x":"\\u0000"}' });
   out.push({ label: 'text/plain', payload: 'hello\u0000', contentType: 'text/plain' });
@@ -264,6 +316,7 @@ for (const kind of [sqliteKind, postgresKind]) {
       const histogram = new Map<number, number>();
       const failures: string[] = [];
       let sent = 0;
+      let tooDeep = 0;
       for (const op of ops) {
         for (const variant of variantsOf(op, doc, random)) {
           // The per-key limit (120 a minute) would answer 429 before validation: a fresh key every 100.
@@ -279,6 +332,7 @@ for (const kind of [sqliteKind, postgresKind]) {
           if (op.path.startsWith('/api')) Object.assign(headers, { cookie, origin: BASE_URL });
           if (variant.payload !== undefined)
             headers['content-type'] = variant.contentType ?? 'application/json';
+          if (variant.nulHeader) headers[variant.nulHeader] = `${headers[variant.nulHeader] ?? 'a'}\u0000b`;
           const request: InjectOptions = {
             method: op.method as InjectOptions['method'],
             url,
@@ -292,6 +346,12 @@ for (const kind of [sqliteKind, postgresKind]) {
           }));
           sent++;
           histogram.set(response.statusCode, (histogram.get(response.statusCode) ?? 0) + 1);
+          if (
+            /deep/.test(variant.label) &&
+            response.statusCode === 400 &&
+            response.body.includes('"too_deep"')
+          )
+            tooDeep++;
           if (response.statusCode >= 500)
             failures.push(
               `${op.method} ${op.path} [${variant.label}] -> ${response.statusCode} ${response.body.slice(0, 160)}`,
@@ -300,9 +360,12 @@ for (const kind of [sqliteKind, postgresKind]) {
       }
       const counts = [...histogram.entries()].sort(([a], [b]) => a - b).map(([s, n]) => `${s}: ${n}`);
       console.log(
-        `OpenAPI fuzz on ${kind.name}: ${ops.length} operations, ${sent} requests; ${counts.join(', ')}`,
+        `OpenAPI fuzz on ${kind.name}: ${ops.length} operations, ${sent} requests; ${counts.join(', ')}; ` +
+          `${tooDeep} too_deep`,
       );
       expect(failures).toEqual([]);
+      // The nesting cases reached the depth check, not only a refusal before it (auth, CSRF, 404).
+      expect(tooDeep).toBeGreaterThan(ops.filter((op) => op.body && op.path.startsWith('/v1')).length);
     });
   });
 }
