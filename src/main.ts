@@ -48,6 +48,7 @@ import { createStatsRepo } from './stats/repo.js';
 import { createPublicStatsService } from './stats/service.js';
 import type { Store } from './store/database.js';
 import { logDbHealth } from './store/db-health.js';
+import { recordRedisInvalidation } from './store/deployment-facts.js';
 import { pingStore } from './store/health.js';
 import { openRedisClients } from './store/redis-clients.js';
 import type { RedisHealth } from './store/redis-health.js';
@@ -102,6 +103,8 @@ export async function composeHosted(
   const sessionSecret = resolveSessionSecret(config);
   logDbHealth(store.health, logger);
   const redis = config.redisUrl ? await openRedisClients(config.redisUrl, logger) : undefined;
+  // The CLI reads this: its changes must then reach every instance through Redis (`org purge`).
+  if (redis) await recordRedisInvalidation(store, logger);
   const limits = createLimits(redis && { publisher: redis.publisher, up: () => redis.health.up });
 
   // Every fetch of a user-given URL (webhook deliveries, preview scrapes) goes through this one guard.

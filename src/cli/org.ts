@@ -36,7 +36,17 @@ async function runOrgRead(sub: string | undefined, rest: string[]): Promise<bool
   if (sub === 'purge') {
     if (!orgId) throw new CliError(USAGE);
     // Breaks the organization's links on purpose: the one path that does, and only the operator's.
-    printJson(await withServices(({ erase }) => erase.purgeOrganization(orgId)));
+    const { purged, untold } = await withServices(
+      async ({ purgeOrganization, untold }) => ({ purged: await purgeOrganization(orgId), untold }),
+      { changesCaches: { command: 'org purge', drops: 'the purged links' } },
+    );
+    printJson(purged);
+    // Purged, but instances still serve the links from their caches: the operator must act, so it fails.
+    if (untold.length > 0)
+      throw new CliError(
+        `${orgId} is purged, but the running instances were not told (see the warning above): they serve ` +
+          'its links from their caches until those expire (a minute); restart them to drop the links now.',
+      );
     return true;
   }
   return false;
@@ -83,7 +93,11 @@ export async function runOrg(args: string[]): Promise<void> {
     const [orgId, tier] = positionals;
     if (!orgId) throw new CliError(USAGE);
     const valid = tierOf(tier);
-    printJson(await withAccounts((accounts) => accounts.setTier(orgId, valid)));
+    printJson(
+      await withAccounts((accounts) => accounts.setTier(orgId, valid), {
+        changesCaches: { command: 'org set-tier', drops: "the organization's cached links" },
+      }),
+    );
     return;
   }
   throw new CliError(USAGE);

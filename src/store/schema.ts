@@ -16,6 +16,7 @@ import type { InviteTable, MembershipTable, PasswordResetTable } from './migrati
 import type { AuditLogTable } from './migrations/022-audit-log.js';
 import type { ImportErrorTable, ImportItemTable, ImportTable } from './migrations/023-imports.js';
 import type { ImportFairnessColumns } from './migrations/025-import-fairness.js';
+import type { DeploymentFactTable } from './migrations/027-deployment-facts.js';
 
 /**
  * The tables as Kysely sees them. Portable column types on purpose: timestamps are ISO 8601 UTC
@@ -178,4 +179,5 @@ export interface Database extends AnalyticsTables, GroupRollupTables {
   invites: InviteTable;
   password_resets: PasswordResetTable;
   audit_log: AuditLogTable;
+  deployment_facts: DeploymentFactTable;
 }

@@ -23,6 +23,7 @@ import * as imports from './023-imports.js';
 import * as rollupFillfactor from './024-rollup-fillfactor.js';
 import * as importFairness from './025-import-fairness.js';
 import * as keyMakers from './026-key-makers.js';
+import * as deploymentFacts from './027-deployment-facts.js';
 
 /**
  * One ordered set of migrations for both dialects, listed in code (not read from a folder) so the
@@ -53,6 +54,7 @@ const migrations: Record<string, Migration> = {
   '024-rollup-fillfactor': rollupFillfactor,
   '025-import-fairness': importFairness,
   '026-key-makers': keyMakers,
+  '027-deployment-facts': deploymentFacts,
 };
 
 export const migrationProvider: MigrationProvider = {
