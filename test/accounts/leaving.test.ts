@@ -150,10 +150,12 @@ for (const kind of storeKinds) {
           url: `/${slug}`,
           headers: { host: hostname, 'user-agent': UA.desktopChrome },
         });
-      // Permanence: slug, hostname and destination survive; the password gate went with the organization.
+      // Permanence: slug, hostname and destination survive, and so does the password gate (issue #30:
+      // erasure never makes a protected destination public).
       const custom = await visit(host, 'spring');
-      expect(custom.statusCode).toBe(302);
-      expect(custom.headers.location).toMatch(/^https:\/\/example\.com\/on-host/);
+      expect(custom.statusCode).toBe(200);
+      expect(custom.headers.location).toBeUndefined();
+      expect(custom.body).not.toContain('example.com/on-host');
       const bare = await visit('lnk.example', plain.slug);
       expect(bare.statusCode).toBe(302);
       expect(bare.headers.location).toMatch(/^https:\/\/example\.com\/plain/);
@@ -168,7 +170,7 @@ for (const kind of storeKinds) {
         host,
         slug: 'spring',
         destination: 'https://example.com/on-host',
-        password_hash: null,
+        password_hash: expect.stringMatching(/.+/),
       });
       // The organization is gone for everyone: nobody can log in to it.
       for (const role of ['owner', 'admin', 'member', 'viewer'] as const)

@@ -79,6 +79,8 @@ for (const kind of storeKinds) {
       expect(rows[2]?.changes).toEqual({
         name: { from: null, to: 'CI deploys' },
         scopes: { from: null, to: ['links:write'] },
+        // Made with the organization's own key, so the organization's own too (issue #30).
+        organizationKey: { from: null, to: true },
       });
       const text = JSON.stringify(rows);
       expect(text).not.toContain(key.json().apiKey);
