@@ -624,7 +624,7 @@ export interface paths {
         put?: never;
         /**
          * Start importing links from another shortener or a CSV file
-         * @description Queues an import from a CSV, Bitly, Shlink, Kutt, Dub or YOURLS and answers 202 with its id; follow it with GET /imports/{id}. Slugs, verified custom hostnames, tags, titles and creation dates are kept; a slug already taken is skipped with its reason, and a re-run imports nothing twice.
+         * @description Queues an import from a CSV, Bitly, Shlink, Kutt, Dub or YOURLS and answers 202 with its id; follow it with GET /imports/{id}. Slugs, verified custom hostnames, tags, titles and creation dates are kept; a slug already taken is skipped with its reason, and a re-run imports nothing twice. A CSV takes at most 10,000 rows (413 too_many_rows); an organization has at most 3 imports queued or running (429 too_many_imports).
          */
         post: operations["createImport"];
         delete?: never;
@@ -741,7 +741,7 @@ export interface paths {
         put?: never;
         /**
          * Invite someone by email
-         * @description Mailed when SMTP_URL is set; `acceptUrl` works once, within 7 days.
+         * @description The accept link goes to the invited address only: mailed when SMTP_URL is set, else written in the server log for the operator. It works once, within 7 days. At most 100 pending and 20 sent an hour per organization (429 too_many_invites).
          */
         post: operations["createInvite"];
         delete?: never;
@@ -957,7 +957,7 @@ export interface paths {
         put?: never;
         /**
          * Accept an invite
-         * @description Joins the organization and logs in there. A new person sets a password; an existing one is logged in as that email already or types their password.
+         * @description Joins the organization and logs in there. A new person sets a password (the mailed token proves the address); an existing account accepts from its own signed-in session (401 otherwise: log in first). No password is ever checked here.
          */
         post: operations["acceptInvite"];
         delete?: never;
@@ -1108,7 +1108,7 @@ export interface paths {
         put?: never;
         /**
          * Delete your account
-         * @description Deletes your account. Organizations where you are the last owner are deleted too: their members who belong nowhere else, keys, audience, analytics, pages and automations are erased; of each link only slug, hostname and destination stay, so it keeps redirecting.
+         * @description Deletes your account. Organizations where you are the last owner are deleted too: their members who belong nowhere else, keys, audience, analytics, pages and automations are erased; of each link only slug, hostname, destination and its gates (password, expiry) stay, so it keeps redirecting and nothing becomes more public.
          */
         post: operations["deleteAccount"];
         delete?: never;
@@ -1208,7 +1208,7 @@ export interface paths {
         put?: never;
         /**
          * Invite someone by email
-         * @description Mailed when SMTP_URL is set; `acceptUrl` works once, within 7 days.
+         * @description The accept link goes to the invited address only: mailed when SMTP_URL is set, else written in the server log for the operator. It works once, within 7 days. At most 100 pending and 20 sent an hour per organization (429 too_many_invites).
          */
         post: operations["dashboardCreateInvite"];
         delete?: never;
@@ -1885,7 +1885,7 @@ export interface paths {
         put?: never;
         /**
          * Start importing links from another shortener or a CSV file
-         * @description Queues an import from a CSV, Bitly, Shlink, Kutt, Dub or YOURLS and answers 202 with its id; follow it with GET /imports/{id}. Slugs, verified custom hostnames, tags, titles and creation dates are kept; a slug already taken is skipped with its reason, and a re-run imports nothing twice.
+         * @description Queues an import from a CSV, Bitly, Shlink, Kutt, Dub or YOURLS and answers 202 with its id; follow it with GET /imports/{id}. Slugs, verified custom hostnames, tags, titles and creation dates are kept; a slug already taken is skipped with its reason, and a re-run imports nothing twice. A CSV takes at most 10,000 rows (413 too_many_rows); an organization has at most 3 imports queued or running (429 too_many_imports).
          */
         post: operations["dashboardCreateImport"];
         delete?: never;
@@ -2384,6 +2384,13 @@ export interface components {
             /** @description to the minute */
             lastUsedAt: string | null;
             revokedAt: string | null;
+            /** @description the person who made it (a key made with a key: that key's maker); null for the organization's own */
+            createdBy: {
+                userId: string;
+                email: string | null;
+            } | null;
+            /** @description the organization's own: it survives any one person's removal */
+            organizationKey: boolean;
         };
         AudienceList: {
             /** @description the organization's total contacts, not the page size */
@@ -6270,6 +6277,8 @@ export interface operations {
                     name: string;
                     /** @description what the key may do; `all` (the default) is everything the API offers */
                     scopes?: ("links:read" | "links:write" | "analytics:read" | "audience:read" | "audience:write" | "webhooks:write" | "bio:write" | "automations:write" | "all")[];
+                    /** @description owners only: the organization's own key, which survives its maker's removal (a person's key is revoked when they leave, are removed, or drop below admin) */
+                    organizationKey?: boolean;
                 };
             };
         };
@@ -6290,6 +6299,13 @@ export interface operations {
                         /** @description to the minute */
                         lastUsedAt: string | null;
                         revokedAt: string | null;
+                        /** @description the person who made it (a key made with a key: that key's maker); null for the organization's own */
+                        createdBy: {
+                            userId: string;
+                            email: string | null;
+                        } | null;
+                        /** @description the organization's own: it survives any one person's removal */
+                        organizationKey: boolean;
                         apiKey: string;
                         note: string;
                     };
@@ -6684,8 +6700,11 @@ export interface operations {
                         /** @enum {string} */
                         role: "owner" | "admin" | "member" | "viewer";
                         expiresAt: string;
-                        /** @description the dashboard page that accepts it; works once, for 7 days */
-                        acceptUrl: string;
+                        /**
+                         * @description where the accept link went: mailed to the invited address, or (no SMTP_URL) written in the server log for the operator; never in this answer
+                         * @enum {string}
+                         */
+                        delivery: "mail" | "server_log";
                     };
                 };
             };
@@ -7593,8 +7612,6 @@ export interface operations {
                         /** @enum {string} */
                         role: "owner" | "admin" | "member" | "viewer";
                         expiresAt: string;
-                        /** @description whether this email already has a linkhop account */
-                        existingUser: boolean;
                     };
                 };
             };
@@ -7647,7 +7664,7 @@ export interface operations {
             content: {
                 "application/json": {
                     token: string;
-                    /** @description a new person sets one (8+); an existing one types theirs */
+                    /** @description a new person sets one (8+); an existing account accepts from its own signed-in session, without it */
                     password?: string;
                 };
             };
@@ -8394,6 +8411,8 @@ export interface operations {
                     name: string;
                     /** @description what the key may do; `all` (the default) is everything the API offers */
                     scopes?: ("links:read" | "links:write" | "analytics:read" | "audience:read" | "audience:write" | "webhooks:write" | "bio:write" | "automations:write" | "all")[];
+                    /** @description owners only: the organization's own key, which survives its maker's removal (a person's key is revoked when they leave, are removed, or drop below admin) */
+                    organizationKey?: boolean;
                 };
             };
         };
@@ -8414,6 +8433,13 @@ export interface operations {
                         /** @description to the minute */
                         lastUsedAt: string | null;
                         revokedAt: string | null;
+                        /** @description the person who made it (a key made with a key: that key's maker); null for the organization's own */
+                        createdBy: {
+                            userId: string;
+                            email: string | null;
+                        } | null;
+                        /** @description the organization's own: it survives any one person's removal */
+                        organizationKey: boolean;
                         apiKey: string;
                         note: string;
                     };
@@ -8808,8 +8834,11 @@ export interface operations {
                         /** @enum {string} */
                         role: "owner" | "admin" | "member" | "viewer";
                         expiresAt: string;
-                        /** @description the dashboard page that accepts it; works once, for 7 days */
-                        acceptUrl: string;
+                        /**
+                         * @description where the accept link went: mailed to the invited address, or (no SMTP_URL) written in the server log for the operator; never in this answer
+                         * @enum {string}
+                         */
+                        delivery: "mail" | "server_log";
                     };
                 };
             };
