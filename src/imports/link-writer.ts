@@ -1,6 +1,7 @@
 import { createHash } from 'node:crypto';
 import type { OrgContext } from '../accounts/service.js';
 import { AppError } from '../errors.js';
+import { hasForbiddenControl } from '../http/edge-text.js';
 import { createLinkBody } from '../links/schema.js';
 import type { LinkService } from '../links/service.js';
 import { isUniqueViolation } from '../store/database.js';
@@ -13,6 +14,10 @@ import type { ImportError, ImportSourceName, SourceItem } from './schema.js';
  * ends imported, skipped (valid, but not now: already imported, slug taken, cap, plan) or failed (cannot
  * be a link here), with its reason; notes (a hostname not verified) ride along with imported items.
  */
+
+/** An item's name as an error row can store it: control characters shown as U+FFFD. */
+// biome-ignore lint/suspicious/noControlCharactersInRegex: matching control characters is the point.
+const printable = (label: string) => label.replace(/[\u0000-\u001f\u007f]/g, '\uFFFD');
 
 export interface LinkWriterDeps {
   repo: Pick<ImportRepo, 'importedKeys' | 'recordItem'>;
@@ -87,7 +92,14 @@ export function createLinkWriter(deps: LinkWriterDeps) {
     verified: ReadonlySet<string>,
     errors: ImportError[],
   ): Promise<Verdict> {
-    const note = (reason: string) => errors.push({ item: item.label, reason });
+    const note = (reason: string) => errors.push({ item: printable(item.label), reason });
+    // A source's text never passed the API's edge rule: NUL would fail PostgreSQL's insert (issue #30).
+    if (
+      [item.url, item.slug, item.title, ...item.tags].some((value) => value && hasForbiddenControl(value))
+    ) {
+      note('its URL, slug, title or tags hold control characters');
+      return 'failed';
+    }
     const { hostname, note: hostNote } = hostnameFor(ctx, item, verified);
     const { tags, dropped } = tagsOf(item);
     const parsed = createLinkBody.safeParse({

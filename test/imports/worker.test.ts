@@ -253,6 +253,30 @@ for (const kind of storeKinds) {
         }
       });
 
+      it('a control character in what a source sends fails that item, not the import (no 5xx from the store)', async () => {
+        const ctx = await legendOrg();
+        const s = await quietStack({ overrides: { fetcher } });
+        bitly.mangle = (body) => ({
+          ...body,
+          links: (body.links as Record<string, unknown>[]).map((link, i) =>
+            i === 0 ? { ...link, title: 'bad\u0000title', link: 'https://bit.ly/nul\u0000' } : link,
+          ),
+        });
+        try {
+          const { id } = await s.imports.service.start(ctx, { ...bitlyImport, baseUrl: bitly.origin });
+          await s.imports.workerWith({}).drain();
+          const ended = await s.imports.service.get(ctx, id);
+          expect(ended).toMatchObject({ status: 'done', failed: 3, imported: 247 });
+          expect(ended.errors[0]).toEqual({
+            item: 'bit.ly/nul\uFFFD',
+            reason: 'its URL, slug, title or tags hold control characters',
+          });
+        } finally {
+          bitly.mangle = null;
+          await s.close();
+        }
+      });
+
       it('a long Retry-After hands the import back until then; other organizations import meanwhile', async () => {
         const slow = await legendOrg();
         const other = await legendOrg();
