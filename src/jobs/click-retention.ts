@@ -1,4 +1,6 @@
+import { sql } from 'kysely';
 import type { ClickPartitions } from '../analytics/click-partitions.js';
+import type { Store } from '../store/database.js';
 
 /**
  * The raw clicks' housekeeping, off the request path: at start and then every `intervalMs`, PostgreSQL
@@ -6,9 +8,15 @@ import type { ClickPartitions } from '../analytics/click-partitions.js';
  * window removed (whole partitions on PostgreSQL, small batches on SQLite). Rollups are never touched, so
  * every count stays; only the clicks list and the export lose what is older than the window. Several
  * instances may run it at once: each step is idempotent.
+ *
+ * With `store`, each pass also erases the analytics rows of organizations erased in the last
+ * ERASED_SWEEP_DAYS: deleting an account erases them in its transaction, but clicks the writer still held
+ * (or spilled during an outage) and outcome beacons arriving after can land rows later (issue #30).
  */
 export interface ClickRetentionOptions {
   partitions: ClickPartitions;
+  /** Where erased organizations' late analytics rows are found and deleted; without it, not swept. */
+  store?: Store;
   /** Null: keep every click (the default). */
   retentionDays: number | null;
   now: () => number;
@@ -17,6 +25,69 @@ export interface ClickRetentionOptions {
 }
 
 const DAY_MS = 86_400_000;
+/** Late rows come from the writer's buffer (a second), its spill and held outcomes (an outage): a month covers both. */
+const ERASED_SWEEP_DAYS = 30;
+/** Rows deleted per statement: a few milliseconds of lock at most, and a yield between two. */
+const SWEEP_BATCH = 500;
+
+/**
+ * The analytics tables an organization's rows live in (ORG_TABLES in src/accounts/erase-repo.ts), each
+ * with how a batch of one organization's rows is picked through an index: `click_rollups` is keyed by
+ * link first, so its rows are found through the organization's links (an erased organization keeps them).
+ */
+const ANALYTICS_TABLES = [
+  { table: 'click_blocks', key: ['id'], byLinks: false },
+  { table: 'tap_outcomes', key: ['tap_id'], byLinks: false },
+  { table: 'click_rollups', key: ['link_id', 'day', 'dimension', 'value'], byLinks: true },
+  { table: 'org_rollups', key: ['org_id', 'dimension', 'day', 'value'], byLinks: false },
+  { table: 'group_rollups', key: ['org_id', 'grp', 'dimension', 'day', 'value'], byLinks: false },
+] as const;
+
+type SweptTable = (typeof ANALYTICS_TABLES)[number];
+
+/** Deletes one batch of the organization's rows in `table`; answers how many went. */
+async function deleteBatch(
+  store: Store,
+  { table, key, byLinks }: SweptTable,
+  orgId: string,
+): Promise<number> {
+  const columns = sql.join(key.map((column) => sql.ref(column)));
+  const owned = byLinks
+    ? sql`link_id in (select id from links where org_id = ${orgId}) and org_id = ${orgId}`
+    : sql`org_id = ${orgId}`;
+  // Row values with a bounded subquery: neither dialect has a portable DELETE ... LIMIT.
+  const result = await sql`delete from ${sql.table(table)} where (${columns}) in (
+      select ${columns} from ${sql.table(table)} where ${owned} limit ${SWEEP_BATCH})`.execute(store.db);
+  return Number(result.numAffectedRows ?? 0);
+}
+
+/**
+ * Every analytics row left for organizations erased since `sinceIso`, in batches that yield between them.
+ * Answers how many rows went per table (only tables that had some).
+ */
+export async function sweepErasedOrganizations(
+  store: Store,
+  sinceIso: string,
+): Promise<Record<string, number>> {
+  const erased = await store.db
+    .selectFrom('organizations')
+    .select('id')
+    .where('deleted_at', 'is not', null)
+    .where('deleted_at', '>=', sinceIso)
+    .execute();
+  const swept: Record<string, number> = {};
+  for (const { id } of erased) {
+    for (const table of ANALYTICS_TABLES) {
+      for (;;) {
+        const deleted = await deleteBatch(store, table, id);
+        if (deleted > 0) swept[table.table] = (swept[table.table] ?? 0) + deleted;
+        if (deleted < SWEEP_BATCH) break;
+        await new Promise((resolve) => setImmediate(resolve));
+      }
+    }
+  }
+  return swept;
+}
 
 export function createClickRetention(options: ClickRetentionOptions) {
   const { partitions, retentionDays, logger } = options;
@@ -26,6 +97,13 @@ export function createClickRetention(options: ClickRetentionOptions) {
   async function pass(): Promise<void> {
     const now = options.now();
     await partitions.ensureAhead(now);
+    if (options.store) {
+      const swept = await sweepErasedOrganizations(
+        options.store,
+        new Date(now - ERASED_SWEEP_DAYS * DAY_MS).toISOString(),
+      );
+      if (Object.keys(swept).length > 0) logger.info({ swept }, 'analytics of erased organizations removed');
+    }
     if (retentionDays === null) return;
     const dropped = await partitions.dropBefore(now - retentionDays * DAY_MS);
     if (dropped.partitions.length > 0 || dropped.blocks > 0)

@@ -4,8 +4,13 @@ import { join } from 'node:path';
 import type { Redis } from 'ioredis';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ORG_INVALIDATION_CHANNEL, RECORD_PREFIX } from '../../src/redirect/link-cache.js';
-import { recordRedisInvalidation } from '../../src/store/deployment-facts.js';
+import {
+  deploymentFact,
+  REDIS_INVALIDATION,
+  recordRedisInvalidation,
+} from '../../src/store/deployment-facts.js';
 import { childEnv } from '../helpers/env.js';
+import { startHosted } from '../helpers/hosted.js';
 import { connectRedis, redisSkipReason, redisUrl } from '../helpers/redis.js';
 import { storeKinds, type TestStore } from '../helpers/stores.js';
 
@@ -137,6 +142,19 @@ for (const kind of storeKinds) {
         afterAll(() => {
           subscriber?.disconnect();
           redis?.disconnect();
+        });
+
+        it('a hosted instance started with REDIS_URL records it; one without does not', async () => {
+          const plain = await startHosted(kind);
+          const shared = await startHosted(kind, { REDIS_URL: redisUrl as string });
+          try {
+            expect(await deploymentFact(plain.testStore.store, REDIS_INVALIDATION)).toBeNull();
+            const seen = await deploymentFact(shared.testStore.store, REDIS_INVALIDATION);
+            expect(Date.now() - Date.parse(seen ?? '')).toBeLessThan(60_000);
+          } finally {
+            await plain.close();
+            await shared.close();
+          }
         });
 
         it('with REDIS_URL: purges, every instance is told, and the links’ Redis copies go', async () => {
