@@ -64,6 +64,8 @@ export function composeAnalytics(deps: AnalyticsDeps) {
   });
   const retention = createClickRetention({
     partitions: createClickPartitions(store),
+    // Also erases the analytics rows an erased organization's in-flight clicks wrote after the erasure.
+    store,
     retentionDays: config.clickRetentionDays,
     now: Date.now,
     logger,

@@ -1,7 +1,7 @@
-import { createPasswordAttempts } from './accounts/password-attempts.js';
 import { randomBytes, randomUUID } from 'node:crypto';
 import type { FastifyInstance } from 'fastify';
 import pino, { type Logger } from 'pino';
+import { createPasswordAttempts } from './accounts/password-attempts.js';
 import { verifyPassword } from './accounts/secrets.js';
 import type { ClickBufferStats } from './analytics/click-buffer.js';
 import { createAuditRepo } from './audit/repo.js';

@@ -32,7 +32,11 @@ export async function up(db: AnyDb): Promise<void> {
       order by a.at limit 1)
     where created_by is null`.execute(db);
   await sql`update api_keys set org_owned = 1 where created_by is null`.execute(db);
-  await db.schema.createIndex('api_keys_created_by').on('api_keys').columns(['org_id', 'created_by']).execute();
+  await db.schema
+    .createIndex('api_keys_created_by')
+    .on('api_keys')
+    .columns(['org_id', 'created_by'])
+    .execute();
 }
 
 export async function down(db: AnyDb): Promise<void> {

@@ -97,7 +97,9 @@ export function InvitePage({ token }: { token: string }) {
       {signedInAsInvitee ? null : (
         <p className="auth-switch">
           <button type="button" className="link-button" onClick={() => setHasAccount(!hasAccount)}>
-            {hasAccount ? 'New to linkhop? Choose a password instead' : 'Already have a linkhop account? Log in'}
+            {hasAccount
+              ? 'New to linkhop? Choose a password instead'
+              : 'Already have a linkhop account? Log in'}
           </button>
         </p>
       )}
