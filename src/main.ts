@@ -1,6 +1,6 @@
 import { randomBytes, randomUUID } from 'node:crypto';
 import type { FastifyInstance } from 'fastify';
-import pino, { type Logger } from 'pino';
+import type { Logger } from 'pino';
 import { createPasswordAttempts } from './accounts/password-attempts.js';
 import { verifyPassword } from './accounts/secrets.js';
 import type { ClickBufferStats } from './analytics/click-buffer.js';
@@ -77,11 +77,8 @@ export interface Composed {
   redis?: { health: RedisHealth; rateLimitMode(): RateLimitMode };
 }
 
-export function createLogger(config: Config): Logger {
-  return pino({ level: config.logLevel, base: { service: `linkhop-${config.mode}` } });
-}
-
 export { composeEngine } from './compose-engine.js';
+export { createLogger } from './logger.js';
 
 export interface ComposeOptions {
   /**

@@ -1,7 +1,9 @@
 import { setFlagsFromString } from 'node:v8';
 import type { FastifyInstance } from 'fastify';
+import { composeEngine } from './compose-engine.js';
 import { type Config, parseConfig } from './config.js';
-import { type Composed, composeEngine, composeHosted, createLogger } from './main.js';
+import { createLogger } from './logger.js';
+import type { Composed } from './main.js';
 import { migrateToLatest, openStore, type Store } from './store/database.js';
 
 /** The process around the composed app: config in, store opened and migrated, listening, signals out. */
@@ -38,7 +40,8 @@ export async function startServer(env: NodeJS.ProcessEnv, mode: Config['mode']):
           const app = composeEngine(config, store, logger);
           return { app, close: () => app.close() };
         })()
-      : await composeHosted(config, store, logger, { clickThread: true });
+      : // Loaded only here: the engine never pays for the hosted service's modules.
+        await (await import('./main.js')).composeHosted(config, store, logger, { clickThread: true });
   if (config.allowPrivateWebhookTargets) {
     logger.warn(
       'WEBHOOK_ALLOW_PRIVATE_TARGETS=1: webhooks may target loopback and private addresses (development only)',

@@ -1,13 +1,6 @@
 #!/usr/bin/env node
 // First: keeps Node's tick-object maps alive before anything else runs (src/keep-tick-maps.ts).
 import '../keep-tick-maps.js';
-import { CliError } from './context.js';
-import { runImport } from './import.js';
-import { runKey } from './key.js';
-import { runMember } from './member.js';
-import { runMigrate } from './migrate.js';
-import { runOrg } from './org.js';
-import { runServe } from './serve.js';
 
 /**
  * The linkhop command. Output a script reads is one JSON object on one stdout line; errors go to stderr
@@ -29,14 +22,16 @@ const USAGE = `usage: linkhop <command>
   key revoke KEY_ID
   import SOURCE --org ORG_ID ...   bring links from csv, bitly, shlink, kutt, dub or yourls`;
 
+// Each command loads only its own modules: the engine never pays for the hosted service's code (about
+// 20 MB of RSS), nor a one-line `key list` for the server's.
 const commands: Record<string, (args: string[]) => Promise<void>> = {
-  serve: () => runServe('hosted'),
-  engine: () => runServe('engine'),
-  migrate: () => runMigrate(),
-  org: runOrg,
-  key: runKey,
-  import: runImport,
-  member: runMember,
+  serve: async () => (await import('./serve.js')).runServe('hosted'),
+  engine: async () => (await import('./serve.js')).runServe('engine'),
+  migrate: async () => (await import('./migrate.js')).runMigrate(),
+  org: async (args) => (await import('./org.js')).runOrg(args),
+  key: async (args) => (await import('./key.js')).runKey(args),
+  import: async (args) => (await import('./import.js')).runImport(args),
+  member: async (args) => (await import('./member.js')).runMember(args),
 };
 
 async function main(argv: string[]): Promise<void> {
@@ -46,7 +41,7 @@ async function main(argv: string[]): Promise<void> {
     return;
   }
   const command = commands[name];
-  if (!command) throw new CliError(`unknown command: ${name}\n\n${USAGE}`);
+  if (!command) throw new Error(`unknown command: ${name}\n\n${USAGE}`);
   await command(rest);
 }
 
