@@ -4,6 +4,7 @@ import type { Logger } from 'pino';
 import { createPasswordAttempts } from './accounts/password-attempts.js';
 import { verifyPassword } from './accounts/secrets.js';
 import type { ClickBufferStats } from './analytics/click-buffer.js';
+import { writerThreadMemory } from './analytics/click-thread.js';
 import { createAuditRepo } from './audit/repo.js';
 import { createAuditLog } from './audit/service.js';
 import { createCreatorStats } from './bio/analytics-stats.js';
@@ -25,6 +26,7 @@ import type { RateLimitMode } from './http/fallback-rate-limit.js';
 import { buildHostedApp } from './http/hosted-app.js';
 import { createLimits } from './http/limits.js';
 import { createMetrics } from './http/metrics.js';
+import { keysHeld } from './http/rate-limit.js';
 import { composeImports } from './imports/compose.js';
 import { composeLinkExpiry } from './links/expiry.js';
 import { createPreviewService } from './links/preview.js';
@@ -227,11 +229,25 @@ export async function composeHosted(
   });
   const social = composeSocial({ config, store, logger, audit, links, analytics, sessionSecret });
   const redisUp = redis && (() => redis.health.up);
+  const respondToVisit = createVisitResponder({
+    classify,
+    nonce,
+    redirectStatus: 302,
+    redirectHeaders: { 'cache-control': 'private, max-age=0' },
+    chooseFor: createEscapeChooser(bandit),
+  });
   const metrics = createMetrics({
     clicks: () => clicks.stats(),
     dbUp: () => store.health.up,
     ...(redisUp ? { redisUp } : {}),
     outboxDepth: () => deliveries.depth(),
+    threads: async () => ({ 'click-writer': await writerThreadMemory(clicks) }),
+    caches: () => ({
+      links: { entries: cache.size() },
+      compiled_pages: respondToVisit.pages(),
+      ua_classifier: { entries: classify.entries() },
+      rate_limits: { entries: keysHeld(Object.values(limits)) },
+    }),
   });
 
   // The redirect routes hand these deps to their link loader, which compiles links with the escape matrix.
@@ -239,13 +255,7 @@ export async function composeHosted(
     links: linkRepo,
     table,
     classify,
-    respondToVisit: createVisitResponder({
-      classify,
-      nonce,
-      redirectStatus: 302,
-      redirectHeaders: { 'cache-control': 'private, max-age=0' },
-      chooseFor: createEscapeChooser(bandit),
-    }),
+    respondToVisit,
     cache,
     geoHeader: config.geoHeader,
     secureCookies: config.baseUrl.startsWith('https://'),

@@ -1,6 +1,7 @@
 import { existsSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { Worker } from 'node:worker_threads';
+import type { ThreadMemory } from '../http/metrics.js';
 import type { BufferLogger, ClickBufferStats, ClickInput } from './click-buffer.js';
 import { createClickRingBuffer, createClickRingWriter, readCounters } from './click-ring.js';
 import type { ClickWriterThreadData } from './click-writer-thread.js';
@@ -44,7 +45,11 @@ export function clickWriterThreadFile(): URL | null {
 type Message =
   | { type: 'log'; level: 'warn' | 'error'; details: object; message: string }
   | { type: 'flushed'; seq: number }
+  | { type: 'memory'; seq: number; memory: ThreadMemory }
   | { type: 'stopped' };
+
+/** A scrape waits this long for the thread's numbers, then shows the last ones. */
+const MEMORY_TIMEOUT_MS = 200;
 
 export function createClickThread(options: ClickThreadOptions) {
   const ring = createClickRingBuffer(options.ringWords ?? 2 ** 21);
@@ -57,6 +62,9 @@ export function createClickThread(options: ClickThreadOptions) {
   let seq = 0;
   const flushes = new Map<number, () => void>();
   const deaths: number[] = [];
+  const memoryAsks = new Map<number, (memory: ThreadMemory) => void>();
+  // The running thread's last answer; dropped with the thread, so a restarted one never shows the old one's.
+  let lastMemory: ThreadMemory | undefined;
 
   function settleFlushes(): void {
     for (const resolve of flushes.values()) resolve();
@@ -80,12 +88,17 @@ export function createClickThread(options: ClickThreadOptions) {
         flushes.get(message.seq)?.();
         flushes.delete(message.seq);
         if (flushes.size === 0 && !stopping) started.unref();
+      } else if (message.type === 'memory' && worker === started) {
+        lastMemory = message.memory;
+        memoryAsks.get(message.seq)?.(message.memory);
+        memoryAsks.delete(message.seq);
       }
     });
     started.on('error', (error) => logger.error({ err: error }, 'click writer thread failed'));
     started.on('exit', (code) => {
       if (worker !== started) return;
       worker = null;
+      lastMemory = undefined;
       if (stopping) return;
       const now = Date.now();
       deaths.push(now);
@@ -155,6 +168,28 @@ export function createClickThread(options: ClickThreadOptions) {
       return stopping;
     },
 
+    /**
+     * The writer thread's heap, read inside it (for /metrics): undefined while no thread runs; the last
+     * answer when it does not answer within MEMORY_TIMEOUT_MS (busy with a batch). Never starts a thread.
+     */
+    memory(): Promise<ThreadMemory | undefined> {
+      const current = worker;
+      if (!current || stopping) return Promise.resolve(undefined);
+      const id = ++seq;
+      return new Promise<ThreadMemory | undefined>((resolve) => {
+        const timer = setTimeout(() => {
+          memoryAsks.delete(id);
+          resolve(worker === current ? lastMemory : undefined);
+        }, MEMORY_TIMEOUT_MS);
+        timer.unref();
+        memoryAsks.set(id, (memory) => {
+          clearTimeout(timer);
+          resolve(memory);
+        });
+        current.postMessage({ type: 'memory', seq: id });
+      });
+    },
+
     stats(): ClickBufferStats {
       writer.publish();
       const counters = readCounters(ring);
@@ -171,3 +206,8 @@ export function createClickThread(options: ClickThreadOptions) {
 }
 
 export type ClickThread = ReturnType<typeof createClickThread>;
+
+/** The writer thread's memory when the click sink is a thread; undefined for the in-process buffer. */
+export function writerThreadMemory(sink: object): Promise<ThreadMemory | undefined> {
+  return 'memory' in sink ? (sink as ClickThread).memory() : Promise.resolve(undefined);
+}

@@ -16,6 +16,7 @@ const THREAD_STATEMENT_TIMEOUT_MS = 30_000;
  * click; packing, rollups and commits run here, beside it.
  *
  * Messages in: `{type: 'flush', seq}` (everything recorded so far written, then `{type: 'flushed', seq}`)
+ * `{type: 'memory', seq}` (this thread's heap numbers, `{type: 'memory', seq, memory}`, for /metrics)
  * and `{type: 'stop'}` (the same, then the connection closed, `{type: 'stopped'}`, and the thread ends).
  * Out, besides those: `{type: 'log', level, details, message}` for the main thread's logger.
  */
@@ -32,7 +33,7 @@ export interface ClickWriterThreadData {
   flushIntervalMs: number;
 }
 
-type Command = { type: 'flush'; seq: number } | { type: 'stop' };
+type Command = { type: 'flush'; seq: number } | { type: 'memory'; seq: number } | { type: 'stop' };
 
 /** Errors cross the thread boundary as plain data (a driver's error may hold what cannot be cloned). */
 function plain(details: object): object {
@@ -75,6 +76,16 @@ function run(port: MessagePort, data: ClickWriterThreadData): void {
   buffer.start();
   const timer = setInterval(drain, data.drainIntervalMs);
   port.on('message', (command: Command) => {
+    if (command.type === 'memory') {
+      // This isolate's own heap (process.memoryUsage reads the calling thread's isolate), for /metrics.
+      const { heapUsed, heapTotal, external, arrayBuffers } = process.memoryUsage();
+      port.postMessage({
+        type: 'memory',
+        seq: command.seq,
+        memory: { heapUsed, heapTotal, external, arrayBuffers },
+      });
+      return;
+    }
     void (async () => {
       if (command.type === 'flush') {
         drain();

@@ -66,9 +66,12 @@ interface CacheEntry {
  * equal to classifyVisitor's. The Purpose header is reduced to a boolean before the lookup, so it cannot
  * be used to multiply cache entries.
  */
-export function createVisitorClassifier(
-  options: { cacheSize?: number } = {},
-): (userAgent: string | undefined, purpose?: string) => Visitor {
+export type VisitorClassifier = ((userAgent: string | undefined, purpose?: string) => Visitor) & {
+  /** User agents held by the LRU now (for /metrics; the front table only points into it). */
+  entries(): number;
+};
+
+export function createVisitorClassifier(options: { cacheSize?: number } = {}): VisitorClassifier {
   const capacity = options.cacheSize ?? 5000;
   if (!Number.isInteger(capacity) || capacity < 1)
     throw new RangeError('cacheSize must be a positive integer');
@@ -79,7 +82,7 @@ export function createVisitorClassifier(
   // full comparison decides, so a collision only costs the map lookup behind it.
   const front: ({ ua: string; entry: CacheEntry } | undefined)[] = new Array(FRONT_SLOTS);
 
-  return (userAgent, purpose) => {
+  const classify = (userAgent: string | undefined, purpose?: string): Visitor => {
     const ua = userAgent ?? '';
     const prefetch = isPrefetch(purpose);
     const length = ua.length;
@@ -101,4 +104,5 @@ export function createVisitorClassifier(
     entry.prefetch ??= Object.freeze({ ...entry.plain, prefetch: true });
     return entry.prefetch;
   };
+  return Object.assign(classify, { entries: () => cache.size });
 }

@@ -51,6 +51,8 @@ export function createFallbackRateLimiter(options: FallbackRateLimitOptions): Fa
   }
   return {
     mode: () => (sharedDecides() ? 'shared' : 'local'),
+    // The per-instance count kept beside the shared one, in this process's memory.
+    size: () => options.local.size?.() ?? 0,
     async hit(key): Promise<RateDecision> {
       // Counted locally on every hit, so the per-instance count is current the moment Redis goes away.
       const local = await options.local.hit(key);

@@ -24,6 +24,32 @@ export interface MetricsProbes {
   redisUp?: () => boolean;
   /** Pending webhook deliveries; may fail while the database is away (the last value is kept). */
   outboxDepth: () => Promise<number>;
+  /**
+   * Heap numbers of the threads besides the main one that have their own V8 heap (the click writer),
+   * by thread label; asked at scrape time, undefined for a thread that is not running or did not answer.
+   */
+  threads?: () => Promise<Record<string, ThreadMemory | undefined>>;
+  /** Entries (and bytes, where cheaply known) held by each in-process cache, by cache label. */
+  caches?: () => Record<string, CacheSize>;
+}
+
+/** One V8 isolate's memory: process.memoryUsage() read inside that thread, less the RSS. */
+export interface ThreadMemory {
+  heapUsed: number;
+  heapTotal: number;
+  external: number;
+  arrayBuffers: number;
+}
+
+export interface CacheSize {
+  entries: number;
+  bytes?: number;
+}
+
+/** This thread's isolate: its heap, and what its JavaScript objects hold outside the heap. */
+export function threadMemory(): ThreadMemory {
+  const { heapUsed, heapTotal, external, arrayBuffers } = process.memoryUsage();
+  return { heapUsed, heapTotal, external, arrayBuffers };
 }
 
 /** Redirect latency buckets, in seconds: a cached redirect takes tens of microseconds. */
@@ -41,6 +67,22 @@ export interface Metrics {
 }
 
 const OUTBOX_TIMEOUT_MS = 500;
+const THREAD_TIMEOUT_MS = 250;
+
+const THREAD_GAUGES: readonly [keyof ThreadMemory, string, string][] = [
+  ['heapUsed', 'linkhop_thread_heap_used_bytes', 'V8 heap in use, per thread with its own heap'],
+  ['heapTotal', 'linkhop_thread_heap_total_bytes', 'V8 heap reserved, per thread with its own heap'],
+  [
+    'external',
+    'linkhop_thread_external_bytes',
+    "Memory outside the V8 heap held by a thread's JavaScript objects (buffers included)",
+  ],
+  [
+    'arrayBuffers',
+    'linkhop_thread_array_buffers_bytes',
+    'ArrayBuffers and Buffers allocated by a thread (part of external; a SharedArrayBuffer counts for the thread that made it)',
+  ],
+];
 
 export function createMetrics(probes: MetricsProbes): Metrics {
   const registry = new Registry();
@@ -113,6 +155,9 @@ export function createMetrics(probes: MetricsProbes): Metrics {
     },
   });
 
+  const readThreads = registerThreadMemory(registry, probes.threads);
+  if (probes.caches) registerCaches(registry, probes.caches);
+
   return {
     countRequest(route, status) {
       let byStatus = requests.get(route);
@@ -134,6 +179,8 @@ export function createMetrics(probes: MetricsProbes): Metrics {
     },
     contentType: registry.contentType,
     async render() {
+      // Every thread is asked once per scrape, before the four thread gauges read the answers.
+      await readThreads();
       return (await registry.metrics()) + renderHistogram();
     },
   };
@@ -157,4 +204,71 @@ export function createMetrics(probes: MetricsProbes): Metrics {
     );
     return `${lines.join('\n')}\n`;
   }
+}
+
+/**
+ * RSS once for the process, V8 numbers per thread. Linux keeps one resident set
+ * per process: threads share it, so there is no per-thread RSS to show. A thread's numbers are asked at
+ * scrape time (nothing runs while nobody scrapes, and a restarted thread is simply the one asked next);
+ * one that does not answer in time keeps its last value, one that is gone drops out.
+ */
+function registerThreadMemory(registry: Registry, threads: MetricsProbes['threads']): () => Promise<void> {
+  new Gauge({
+    name: 'linkhop_process_rss_bytes',
+    help: 'Resident set size of the whole process: every thread shares it (Linux has no per-thread RSS)',
+    registers: [registry],
+    collect() {
+      this.set(process.memoryUsage.rss());
+    },
+  });
+  const last = new Map<string, ThreadMemory>();
+  const readThreads = async () => {
+    last.set('main', threadMemory());
+    if (!threads) return;
+    // A probe that fails or hangs keeps every thread's last numbers.
+    const others = await withTimeout(threads(), THREAD_TIMEOUT_MS).catch(() => undefined);
+    if (others === undefined) return;
+    for (const [thread, memory] of Object.entries(others)) {
+      if (memory) last.set(thread, memory);
+      else last.delete(thread);
+    }
+  };
+  for (const [field, name, help] of THREAD_GAUGES) {
+    new Gauge({
+      name,
+      help,
+      labelNames: ['thread'],
+      registers: [registry],
+      collect() {
+        this.reset();
+        for (const [thread, memory] of last) this.set({ thread }, memory[field]);
+      },
+    });
+  }
+  return readThreads;
+}
+
+/** Cache sizes per cache, read at scrape time: entries always, bytes where the cache knows them. */
+function registerCaches(registry: Registry, caches: () => Record<string, CacheSize>): void {
+  new Gauge({
+    name: 'linkhop_cache_entries',
+    help: 'Entries held by an in-process cache',
+    labelNames: ['cache'],
+    registers: [registry],
+    collect() {
+      this.reset();
+      for (const [cache, size] of Object.entries(caches())) this.set({ cache }, size.entries);
+    },
+  });
+  new Gauge({
+    name: 'linkhop_cache_bytes',
+    help: 'Bytes held by an in-process cache, where they are known without walking it',
+    labelNames: ['cache'],
+    registers: [registry],
+    collect() {
+      this.reset();
+      for (const [cache, size] of Object.entries(caches()))
+        if (size.bytes !== undefined) this.set({ cache }, size.bytes);
+    },
+  });
 }

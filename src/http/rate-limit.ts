@@ -14,6 +14,17 @@ export interface RateLimiter {
   hit(key: string): Promise<RateDecision>;
   /** Decides whether one more request would be allowed, without counting it. */
   peek(key: string): Promise<RateDecision>;
+  /** Keys counted in this process now (memory limiters; for /metrics). */
+  size?(): number;
+}
+
+/** Keys held in this process by every limiter given (the in-memory logs, on their own or as fallback). */
+export function keysHeld(limiters: Iterable<unknown>): number {
+  let keys = 0;
+  for (const limiter of limiters)
+    if (typeof (limiter as RateLimiter | undefined)?.size === 'function')
+      keys += (limiter as RateLimiter).size?.() ?? 0;
+  return keys;
 }
 
 export interface RateLimitOptions {
@@ -76,6 +87,8 @@ export function createMemoryRateLimiter(options: RateLimitOptions): RateLimiter 
       const times = live(key, at);
       return decide(limit, times.length, at - (times[0] ?? at), windowMs, times.length < limit);
     },
+    // Idle keys linger until the next hit a window later sweeps them: this counts them too.
+    size: () => logs.size,
   };
 }
 

@@ -52,6 +52,8 @@ export interface HostedLinkCache {
   invalidate(host: string, slug: string): void;
   /** Drops every local entry (not other instances'): the next visits load from the store. */
   clearLocal(): void;
+  /** Entries held here now, fresh or stale (for /metrics). */
+  size(): number;
   /**
    * Drops every link of the organization, here and in every other instance: for changes that reach all of
    * its links at once (a pixel deleted, a plan change altering branding, pixels and the fallback).
@@ -204,6 +206,7 @@ export async function createHostedLinkCache(options: HostedLinkCacheOptions): Pr
     clearLocal() {
       entries.clear();
     },
+    size: () => entries.size,
     invalidateOrganization(orgId) {
       forgetOrganization(orgId);
       redis?.publisher.publish(ORG_INVALIDATION_CHANNEL, orgId).catch(() => {

@@ -21,6 +21,8 @@ export interface PageBytes {
   csp(nonce: string): string;
   /** True when the page needs a tap token. */
   tap: boolean;
+  /** Bytes of the compiled texts held for it (a response adds the nonce and the tap token). */
+  size: number;
 }
 
 export function compilePageBytes(parts: EscapePageParts): PageBytes {
@@ -29,6 +31,7 @@ export function compilePageBytes(parts: EscapePageParts): PageBytes {
 
   return {
     tap,
+    size: texts.reduce((total, text) => total + text.length, 0),
     fill: (nonce, tapToken) => fillEscapePage(texts, holes, tap, nonce, tapToken),
     csp: (nonce) => escapePageCsp(nonce, { pixels }),
   };

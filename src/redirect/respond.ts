@@ -77,6 +77,12 @@ function levelOf<K, V>(map: Map<K, V>, key: K, make: () => NoInfer<V>): V {
   return value;
 }
 
+/** Compiled escape pages held by a responder, and the bytes of their texts (for /metrics). */
+export interface PageCount {
+  entries: number;
+  bytes: number;
+}
+
 /** A response, independent of who writes it: Fastify's reply, or the raw fast path. */
 export interface VisitResponse {
   status: number;
@@ -103,6 +109,28 @@ export function createVisitResponder(options: VisitResponderOptions) {
   const pages = new WeakMap<CompiledDestination, PagesByCell>();
   // A redirect to a given destination is always the same response: built once, then shared (read-only).
   const redirects = new WeakMap<CompiledDestination, VisitResponse>();
+  // Counted when built (once per page, off the hit path) and taken off once the destination holding them
+  // is collected, so the count lags a dropped link by a garbage collection.
+  const held: PageCount = { entries: 0, bytes: 0 };
+  const heldBy = new WeakMap<CompiledDestination, PageCount>();
+  const collected = new FinalizationRegistry<PageCount>((gone) => {
+    held.entries -= gone.entries;
+    held.bytes -= gone.bytes;
+  });
+
+  function count(compiled: CompiledDestination, page: PageBytes): PageBytes {
+    let own = heldBy.get(compiled);
+    if (!own) {
+      own = { entries: 0, bytes: 0 };
+      heldBy.set(compiled, own);
+      collected.register(compiled, own);
+    }
+    own.entries += 1;
+    own.bytes += page.size;
+    held.entries += 1;
+    held.bytes += page.size;
+    return page;
+  }
 
   function pageFor(
     compiled: CompiledDestination,
@@ -119,10 +147,10 @@ export function createVisitResponder(options: VisitResponderOptions) {
     const byInApp = levelOf(byCell, visitor.os, newLevel);
     const byStrategy = levelOf(byInApp, visitor.inApp, newLevel);
     const byFlags = levelOf(byStrategy, strategy, newLevel);
-    return levelOf(byFlags, flags, (): CachedPage => ({ bytes: build(), memo: {} }));
+    return levelOf(byFlags, flags, (): CachedPage => ({ bytes: count(compiled, build()), memo: {} }));
   }
 
-  return function respondToVisit(
+  function respondToVisit(
     headers: IncomingHttpHeaders,
     compiled: CompiledDestination,
     visit: VisitOptions = {},
@@ -179,10 +207,15 @@ export function createVisitResponder(options: VisitResponderOptions) {
       },
       body,
     };
-  };
+  }
+  return Object.assign(respondToVisit, { pages: (): PageCount => ({ ...held }) });
 }
 
-export type VisitResponder = ReturnType<typeof createVisitResponder>;
+export type VisitResponder = (
+  headers: IncomingHttpHeaders,
+  compiled: CompiledDestination,
+  visit?: VisitOptions,
+) => VisitResponse;
 
 export function sendVisitResponse(reply: FastifyReply, response: VisitResponse): FastifyReply {
   const body = response.body === undefined ? undefined : Buffer.from(response.body, 'latin1');

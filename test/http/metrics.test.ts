@@ -70,6 +70,63 @@ describe('Prometheus metrics', () => {
     expect(sample(text, 'linkhop_database_up')).toBe(0);
   });
 
+  it("shows RSS once and each thread's heap, keeping the last numbers of a thread that is slow to answer", async () => {
+    const writer = { heapUsed: 5e6, heapTotal: 8e6, external: 1e6, arrayBuffers: 2e5 };
+    let threads: () => Promise<Record<string, typeof writer | undefined>> = async () => ({
+      'click-writer': writer,
+    });
+    const metrics = createMetrics(probes({ threads: () => threads() }));
+    let text = await metrics.render();
+    expect(sample(text, 'linkhop_process_rss_bytes')).toBeGreaterThan(0);
+    expect(text).toContain('Linux has no per-thread RSS');
+    expect(sample(text, 'linkhop_thread_heap_used_bytes{thread="main"}')).toBeGreaterThan(0);
+    expect(sample(text, 'linkhop_thread_heap_used_bytes{thread="click-writer"}')).toBe(5e6);
+    expect(sample(text, 'linkhop_thread_heap_total_bytes{thread="click-writer"}')).toBe(8e6);
+    expect(sample(text, 'linkhop_thread_external_bytes{thread="click-writer"}')).toBe(1e6);
+    expect(sample(text, 'linkhop_thread_array_buffers_bytes{thread="click-writer"}')).toBe(2e5);
+    // Hung: the scrape answers anyway, with the last numbers.
+    threads = () => new Promise(() => undefined);
+    text = await metrics.render();
+    expect(sample(text, 'linkhop_thread_heap_used_bytes{thread="click-writer"}')).toBe(5e6);
+    // Gone (not running, left down): it drops out rather than showing a dead thread's heap.
+    threads = async () => ({ 'click-writer': undefined });
+    text = await metrics.render();
+    expect(text).not.toContain('thread="click-writer"');
+    expect(sample(text, 'linkhop_thread_heap_used_bytes{thread="main"}')).toBeGreaterThan(0);
+  });
+
+  it('asks the threads once per scrape', async () => {
+    let asked = 0;
+    const metrics = createMetrics(
+      probes({
+        threads: async () => {
+          asked += 1;
+          return {};
+        },
+      }),
+    );
+    await metrics.render();
+    await metrics.render();
+    expect(asked).toBe(2);
+  });
+
+  it('reads the cache sizes at scrape time, bytes where given', async () => {
+    let links = 3;
+    const metrics = createMetrics(
+      probes({
+        caches: () => ({ links: { entries: links }, compiled_pages: { entries: 2, bytes: 9000 } }),
+      }),
+    );
+    let text = await metrics.render();
+    expect(sample(text, 'linkhop_cache_entries{cache="links"}')).toBe(3);
+    expect(sample(text, 'linkhop_cache_entries{cache="compiled_pages"}')).toBe(2);
+    expect(sample(text, 'linkhop_cache_bytes{cache="compiled_pages"}')).toBe(9000);
+    expect(text).not.toContain('linkhop_cache_bytes{cache="links"}');
+    links = 4;
+    text = await metrics.render();
+    expect(sample(text, 'linkhop_cache_entries{cache="links"}')).toBe(4);
+  });
+
   it('leaves Redis out when it is not configured', async () => {
     expect(await createMetrics(probes()).render()).not.toContain('linkhop_redis_up');
   });
