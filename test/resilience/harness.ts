@@ -80,13 +80,21 @@ export interface InstanceOptions {
   /** A folder of its own for spilled clicks (made when omitted, removed by stop/kill). */
   spillDir?: string;
   env?: Record<string, string>;
+  /**
+   * A folder for heap snapshots: the process writes one there on each SIGUSR2 (the soak compares them).
+   * Off by default: a snapshot stops the process for seconds, which no fault test wants by accident.
+   */
+  heapSnapshotDir?: string;
 }
 
 /** `linkhop serve` on a free loopback port; resolves once it listens. */
 export function startInstance(options: InstanceOptions): Promise<Instance> {
   const ownSpill = options.spillDir === undefined;
   const spillDir = options.spillDir ?? mkdtempSync(join(tmpdir(), 'linkhop-spill-'));
-  const child = spawn(process.execPath, [CLI, 'serve'], {
+  const nodeArgs = options.heapSnapshotDir
+    ? ['--heapsnapshot-signal=SIGUSR2', `--diagnostic-dir=${options.heapSnapshotDir}`]
+    : [];
+  const child = spawn(process.execPath, [...nodeArgs, CLI, 'serve'], {
     env: childEnv({
       PORT: '0',
       HOST: '127.0.0.1',
