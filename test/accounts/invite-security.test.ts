@@ -176,7 +176,7 @@ for (const kind of storeKinds) {
         });
         expect(locked.statusCode).toBe(429);
       }
-    });
+    }, 90_000); // 22 scrypt checks and two teams of four: slow on a loaded 2-core machine
   });
 }
 
