@@ -27,7 +27,7 @@ export const PROSE_KEYS: ReadonlySet<string> = new Set([
 ]);
 
 /** The headers the app reads; Node's parser refuses most controls, app.inject and proxies may not. */
-const READ_HEADERS = [
+export const READ_HEADERS: readonly string[] = [
   'authorization',
   'cookie',
   'origin',

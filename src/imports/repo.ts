@@ -1,5 +1,5 @@
 import { type ExpressionBuilder, type Insertable, type Kysely, type Selectable, sql } from 'kysely';
-import type { Store } from '../store/database.js';
+import { lockOrganizationRow, type Store } from '../store/database.js';
 import type { Database } from '../store/schema.js';
 import type { ImportError } from './schema.js';
 
@@ -110,14 +110,7 @@ export function createImportRepo(store: Store) {
       within?: (trx: Kysely<Database>) => Promise<void>,
     ): Promise<boolean> {
       return db.transaction().execute(async (trx) => {
-        if (store.dialect === 'postgres') {
-          await trx
-            .selectFrom('organizations')
-            .select('id')
-            .where('id', '=', row.org_id)
-            .forUpdate()
-            .execute();
-        }
+        await lockOrganizationRow(store, trx, row.org_id);
         const { count } = await trx
           .selectFrom('imports')
           .select((eb) => eb.fn.countAll<number>().as('count'))

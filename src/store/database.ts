@@ -40,6 +40,16 @@ export interface OpenStoreOptions {
 /** How long a new connection, or a free one from a full pool, may take before the caller gets an error. */
 export const CONNECT_TIMEOUT_MS = 1000;
 
+/**
+ * Takes the organization's row lock for the rest of the transaction on PostgreSQL, so two requests that
+ * count an organization's rows before adding one (a cap) take turns. SQLite runs one writer at a time,
+ * and FOR UPDATE is not its syntax.
+ */
+export async function lockOrganizationRow(store: Store, trx: Kysely<Database>, orgId: string): Promise<void> {
+  if (store.dialect !== 'postgres') return;
+  await trx.selectFrom('organizations').select('id').where('id', '=', orgId).forUpdate().execute();
+}
+
 /** Opens `sqlite:<path>` (WAL, busy timeout) or `postgres://...`. */
 export function openStore(url: string, options: OpenStoreOptions = {}): Store {
   if (url.startsWith('sqlite:')) return openSqlite(url.slice('sqlite:'.length));

@@ -1,5 +1,5 @@
 import type { ExpressionBuilder, Insertable, Kysely, Selectable, Transaction } from 'kysely';
-import type { Store } from '../store/database.js';
+import { lockOrganizationRow, type Store } from '../store/database.js';
 import type { DeliveryStatus, WebhookDeliveryTable, WebhookTable } from '../store/migrations/006-webhooks.js';
 import type { Database } from '../store/schema.js';
 
@@ -90,16 +90,8 @@ export function createWebhookRepo(store: Store) {
     /** Inserts unless the organization already has `max`; false when at the cap. `within` joins the write. */
     async insertCapped(row: NewWebhookRow, max: number, within?: WithinWebhookWrite): Promise<boolean> {
       return db.transaction().execute(async (trx) => {
-        // On PostgreSQL two concurrent creates would both count 4; locking the organization row makes
-        // them take turns. SQLite has a single writer, and FOR UPDATE is not SQLite syntax.
-        if (store.dialect === 'postgres') {
-          await trx
-            .selectFrom('organizations')
-            .select('id')
-            .where('id', '=', row.org_id)
-            .forUpdate()
-            .execute();
-        }
+        // Two concurrent creates would both count 4: the organization's lock makes them take turns.
+        await lockOrganizationRow(store, trx, row.org_id);
         const { count } = await trx
           .selectFrom('webhooks')
           .select((eb) => eb.fn.countAll<number>().as('count'))

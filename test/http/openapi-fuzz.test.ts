@@ -1,6 +1,7 @@
 import { randomBytes, randomUUID } from 'node:crypto';
 import type { InjectOptions } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { READ_HEADERS } from '../../src/http/edge-text.js';
 import { type SmtpSink, startSmtp } from '../broadcasts/smtp.js';
 import { FakeSocialProvider } from '../fakes/social-provider.js';
 import { BASE_URL, type HostedHarness, startHosted } from '../helpers/hosted.js';
@@ -70,19 +71,6 @@ const ENCODED_NULS = [
   Buffer.from(JSON.stringify(['\u0000', '\u0000'])).toString('base64url'),
   Buffer.from(JSON.stringify([new Date().toISOString(), `${randomUUID()}\u0000`])).toString('base64url'),
   Buffer.from('a\u0000b').toString('base64url'),
-];
-/** The headers the app reads (src/http/edge-text.ts) and the host. */
-const READ_HEADERS = [
-  'authorization',
-  'cookie',
-  'origin',
-  'referer',
-  'content-type',
-  'sec-fetch-site',
-  'x-forwarded-for',
-  'x-cron-secret',
-  'x-hub-signature-256',
-  'host',
 ];
 
 /** Plausible values by field name, so more bodies get past validation to the code behind it. */
@@ -162,7 +150,7 @@ function replaced(value: unknown, path: (string | number)[], next: unknown): unk
 }
 
 function variantsOf(op: Operation, doc: Schema, random: () => number): Variant[] {
-  const pick = <T>(items: T[]): T => items[Math.floor(random() * items.length)] as T;
+  const pick = <T>(items: readonly T[]): T => items[Math.floor(random() * items.length)] as T;
   // The baseline: every path id well formed but unknown, no query, no body.
   const out: Variant[] = [{ label: 'well-formed unknown ids' }];
   const pathParams = op.params.filter((p) => p.in === 'path');
