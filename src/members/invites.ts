@@ -15,7 +15,7 @@ import { checkOwnerChange } from './service.js';
 /** How long an invite works. */
 export const INVITE_DAYS = 7;
 
-/** Invites an organization may have pending at once, and send in an hour (the relay limit). */
+/** Invites an organization may have pending at once (the hourly limit, against relaying, is in src/http/limits.ts). */
 export const MAX_PENDING_INVITES = 100;
 
 export interface InviteServiceDeps {
