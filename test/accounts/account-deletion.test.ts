@@ -3,7 +3,6 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ORG_TABLES, ORG_TABLES_KEPT } from '../../src/accounts/erase-repo.js';
 import { type HostedHarness, startHosted } from '../helpers/hosted.js';
 import { sqliteKind, storeKinds } from '../helpers/stores.js';
-import { UA } from '../helpers/user-agents.js';
 import { invite, makeTeam, PASSWORD } from './teams.js';
 
 describe('account deletion knows every table', () => {
@@ -29,12 +28,7 @@ for (const kind of storeKinds) {
     });
     afterAll(async () => h?.close());
 
-    const visit = (slug: string) =>
-      h.app.inject({
-        method: 'GET',
-        url: `/${slug}`,
-        headers: { host: 'lnk.example', 'user-agent': UA.desktopChrome },
-      });
+    const visit = (slug: string) => h.visit(slug);
 
     it('the last owner takes the organization with them; its links keep redirecting with slug and destination only', async () => {
       const team = await makeTeam(h, 'doomed');

@@ -6,7 +6,6 @@ import { createClickRetention, sweepErasedOrganizations } from '../../src/jobs/c
 import type { Store } from '../../src/store/database.js';
 import { BASE_URL, type HostedHarness, startHosted } from '../helpers/hosted.js';
 import { storeKinds, type TestStore } from '../helpers/stores.js';
-import { UA } from '../helpers/user-agents.js';
 import { clickInput } from './setup.js';
 
 /**
@@ -89,12 +88,7 @@ for (const kind of storeKinds) {
     });
     afterAll(async () => h?.close());
 
-    const visit = (slug: string) =>
-      h.app.inject({
-        method: 'GET',
-        url: `/${slug}`,
-        headers: { host: 'lnk.example', 'user-agent': UA.desktopChrome },
-      });
+    const visit = (slug: string) => h.visit(slug);
 
     /** A person with an organization and one link; answers what deleting their account needs. */
     async function personWithLink(tag: string) {

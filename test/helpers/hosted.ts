@@ -11,6 +11,7 @@ import { parseConfig } from '../../src/config.js';
 import { SESSION_COOKIE } from '../../src/http/session-auth.js';
 import { type Composed, composeHosted } from '../../src/main.js';
 import type { StoreKind, TestStore } from './stores.js';
+import { UA } from './user-agents.js';
 
 /** A hosted service on a real test store, driven through app.inject. */
 export interface HostedHarness {
@@ -27,6 +28,8 @@ export interface HostedHarness {
     email: string;
     orgName: string;
   }): Promise<{ cookie: string; orgId: string; userId: string }>;
+  /** A desktop browser's visit of `slug` on the default host. */
+  visit(slug: string): Promise<Awaited<ReturnType<FastifyInstance['inject']>>>;
   /** A /v1 call with that key. */
   v1(apiKey: string, options: InjectOptions): Promise<Awaited<ReturnType<FastifyInstance['inject']>>>;
   /** The server's warnings and errors so far, as parsed JSON lines (invite links without SMTP land here). */
@@ -72,6 +75,12 @@ export async function startHosted(kind: StoreKind, env: Record<string, string> =
       const { token, org, userId } = await accounts.createAccount({ ...input, passwordHash });
       return { cookie: `${SESSION_COOKIE}=${token}`, orgId: org.id, userId };
     },
+    visit: (slug) =>
+      composed.app.inject({
+        method: 'GET',
+        url: `/${slug}`,
+        headers: { host: 'lnk.example', 'user-agent': UA.desktopChrome },
+      }),
     v1(apiKey, options) {
       const headers = { authorization: `Bearer ${apiKey}`, ...(options.headers ?? {}) };
       return composed.app.inject({ ...options, headers });

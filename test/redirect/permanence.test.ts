@@ -1,7 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type HostedHarness, startHosted } from '../helpers/hosted.js';
 import { storeKinds } from '../helpers/stores.js';
-import { UA } from '../helpers/user-agents.js';
 
 /** The first invariant: no code path stops a published link from redirecting. */
 for (const kind of storeKinds) {
@@ -12,12 +11,7 @@ for (const kind of storeKinds) {
     });
     afterAll(async () => h?.close());
 
-    const visit = (slug: string) =>
-      h.app.inject({
-        method: 'GET',
-        url: `/${slug}`,
-        headers: { host: 'lnk.example', 'user-agent': UA.desktopChrome },
-      });
+    const visit = (slug: string) => h.visit(slug);
 
     it('archived, read-only (after a downgrade) and foldered-then-unfoldered links all keep redirecting', async () => {
       const { apiKey, orgId } = await h.org('legend');
