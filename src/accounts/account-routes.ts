@@ -29,7 +29,7 @@ export interface AccountRouteDeps {
   /** Reset requests per client address: each may send a mail. */
   resetAttempts: RateLimiter;
   /** Invite accepts per client address: a new person's costs a scrypt. */
-  inviteAttempts: RateLimiter;
+  inviteAccepts: RateLimiter;
   /** The log-in's limits, which the password change and account deletion count toward too. */
   passwordAttempts: PasswordAttempts;
 }
@@ -120,7 +120,7 @@ export async function publicAccountRoutes(app: FastifyInstance, deps: AccountRou
       },
     },
     async (request, reply) => {
-      const attempt = await deps.inviteAttempts.hit(`invite-accept:${request.ip}`);
+      const attempt = await deps.inviteAccepts.hit(`invite-accept:${request.ip}`);
       if (!attempt.allowed)
         throw appError('rate_limited', 'Too many invite accepts from this address', {
           retryAfter: attempt.resetSeconds,

@@ -219,7 +219,7 @@ export async function buildHostedApp(deps: HostedAppDeps): Promise<FastifyInstan
     accounts: deps.dashboard.accounts,
     secureCookies: deps.dashboard.secureCookies,
     resetAttempts: deps.dashboard.signupAttempts,
-    inviteAttempts: deps.dashboard.inviteAccepts,
+    inviteAccepts: deps.dashboard.inviteAccepts,
     passwordAttempts: deps.dashboard.passwordAttempts,
   };
   await app.register(
