@@ -1,7 +1,7 @@
 import { isbot } from 'isbot';
 import { LruCache } from './lru-cache.js';
 import type { InAppKey, Os } from './visitor/kinds.js';
-import { detectInApp, detectOs, isPreviewFetcher } from './visitor/tokens.js';
+import { detectInApp, detectOs, isExtraBot, isPreviewFetcher } from './visitor/tokens.js';
 
 export type { InAppKey, Os } from './visitor/kinds.js';
 export { IN_APP_KEYS } from './visitor/kinds.js';
@@ -11,7 +11,7 @@ export interface Visitor {
   mobile: boolean;
   /** The app whose in-app browser made the request, 'other_webview' for an unnamed one, null for a browser. */
   inApp: InAppKey | null;
-  /** isbot, or a link-preview fetcher: gets the redirect, never counts as a tap. */
+  /** isbot, a fetcher isbot misses (EXTRA_BOTS), or a link-preview fetcher: gets the redirect, never counts as a tap. */
   bot: boolean;
   /** A link-preview fetcher (Facebook, WhatsApp, Slack, iMessage, ...), a subset of `bot`. */
   preview: boolean;
@@ -33,7 +33,7 @@ function classifyAgent(userAgent: string | undefined): Visitor {
   const preview = isPreviewFetcher(ua);
   // The bot check decides before anything else: Googlebot smartphone and Applebot look like phones, and
   // iMessage's fetcher looks like desktop Safari. A bot is never a phone and never an in-app browser.
-  if (preview || isbot(ua))
+  if (preview || isbot(ua) || isExtraBot(ua))
     return { os: 'other', mobile: false, inApp: null, bot: true, preview, prefetch: false };
   const os = detectOs(ua);
   const mobile = os === 'ios' || os === 'android';

@@ -322,6 +322,12 @@ export const UA_CORPUS: readonly UaCase[] = [
     'Mozilla/5.0 (Linux; Android 12; Pixel 3) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/102.0.0.0 Mobile Safari/537.36',
   ),
   human('Firefox iOS', 'ios', null, `${IPHONE_18} FxiOS/130.1  Mobile/15E148 Safari/605.1.15`),
+  human(
+    'Firefox iOS 155 (no Safari/ token)',
+    'ios',
+    null,
+    'Mozilla/5.0 (iPhone; CPU iPhone OS 18_4 like Mac OS X) AppleWebKit/605.1.15 (KHTML, like Gecko) FxiOS/155.0 Mobile/15E148 Version/26.4',
+  ),
   human('Edge iOS', 'ios', null, `${IPHONE_18} EdgiOS/128.0.2739.82 Version/18.0 Mobile/15E148 Safari/604.1`),
   human('Opera iOS', 'ios', null, `${IPHONE_18} Version/18.1 Mobile/15E148 Safari/604.1 OPT/5.0.7`),
   human(

@@ -83,14 +83,98 @@ const OTHER_APPS: ReadonlyArray<readonly [InAppKey, RegExp]> = [
 const ANDROID_WEBVIEW = /; wv\)|\bWebView\b/;
 const IOS_SAFARI_TOKEN = /\bSafari\//;
 
+/**
+ * Browsers of their own on iOS. All of them are WKWebView underneath, so the generic rule (no `Safari/`
+ * token: a webview) would read them as an unnamed in-app browser, and some builds do drop the token:
+ * Firefox for iOS 155 sends `... FxiOS/155.0 Mobile/15E148 Version/26.4`. Their own token says a
+ * person chose that browser: it gets no escape page. Checked after every app's token, so an app that
+ * embeds one of these names is still that app.
+ */
+export const IOS_BROWSERS: ReadonlyArray<{ name: string; token: RegExp; source: string; added: string }> = [
+  {
+    name: 'Firefox for iOS (and Firefox Focus)',
+    token: /\bFxiOS\/\d/,
+    source: 'https://searchfox.org/mozilla-mobile/source/firefox-ios/firefox-ios/Shared/UserAgent.swift',
+    added: '2026-11-28',
+  },
+  {
+    name: 'Chrome for iOS',
+    token: /\bCriOS\/\d/,
+    source: 'https://developer.chrome.com/docs/multidevice/user-agent#chrome_for_ios',
+    added: '2026-11-28',
+  },
+  {
+    name: 'Edge for iOS',
+    token: /\bEdgiOS\/\d/,
+    source: 'https://learn.microsoft.com/en-us/microsoft-edge/web-platform/user-agent-string',
+    added: '2026-11-28',
+  },
+  {
+    name: 'Opera Touch, Opera Mini for iOS',
+    token: /\b(?:OPT|OPiOS)\/\d/,
+    source: 'https://github.com/ua-parser/uap-core/blob/master/regexes.yaml',
+    added: '2026-11-28',
+  },
+  {
+    name: 'Yandex Browser for iOS',
+    token: /\bYaBrowser\/\d/,
+    source: 'https://github.com/ua-parser/uap-core/blob/master/regexes.yaml',
+    added: '2026-11-28',
+  },
+  {
+    name: 'DuckDuckGo for iOS',
+    token: /\bDuckDuckGo\/\d/,
+    source: 'https://github.com/ua-parser/uap-core/blob/master/regexes.yaml',
+    added: '2026-11-28',
+  },
+];
+
+function isIosBrowser(ua: string): boolean {
+  for (const browser of IOS_BROWSERS) if (browser.token.test(ua)) return true;
+  return false;
+}
+
+/**
+ * Automated fetchers isbot 5.2 does not know, found by running the classifier over crawler-user-agents
+ * (test/core/visitor-corpora.test.ts). Page-speed testers and screenshot services: they load a link for a
+ * report, not for a person, so they get the redirect and are not counted as clicks.
+ */
+export const EXTRA_BOTS: ReadonlyArray<{ name: string; token: RegExp; source: string; added: string }> = [
+  { name: 'GTmetrix', token: /\bGTmetrix\b/, source: 'https://gtmetrix.com/', added: '2026-11-28' },
+  {
+    name: 'Yellow Lab Tools',
+    token: /\bYLT Chrome\//,
+    source: 'https://yellowlab.tools/',
+    added: '2026-11-28',
+  },
+  {
+    name: 'Miniature.io (thumbnails)',
+    token: /\bMiniature\.io\//,
+    source: 'https://miniature.io/',
+    added: '2026-11-28',
+  },
+  {
+    name: 'TuringOS content crawler',
+    token: /\bTSM-turingos\b/,
+    source: 'https://knownagents.com/agents/turingos',
+    added: '2026-11-28',
+  },
+];
+
+export function isExtraBot(ua: string): boolean {
+  for (const bot of EXTRA_BOTS) if (bot.token.test(ua)) return true;
+  return false;
+}
+
 export function detectInApp(ua: string, os: Os): InAppKey | null {
   if (THREADS.test(ua)) return 'threads';
   if (INSTAGRAM.test(ua)) return 'instagram';
   const meta = metaApp(ua);
   if (meta !== null) return meta;
   for (const [key, pattern] of OTHER_APPS) if (pattern.test(ua)) return key;
-  // Generic markers: an Android WebView says `; wv)`; an iOS WKWebView has no `Safari/` token.
+  // Generic markers: an Android WebView says `; wv)`; an iOS WKWebView has no `Safari/` token (unless it
+  // is one of the iOS browsers above).
   if (os === 'android' && ANDROID_WEBVIEW.test(ua)) return 'other_webview';
-  if (os === 'ios' && !IOS_SAFARI_TOKEN.test(ua)) return 'other_webview';
+  if (os === 'ios' && !IOS_SAFARI_TOKEN.test(ua) && !isIosBrowser(ua)) return 'other_webview';
   return null;
 }
