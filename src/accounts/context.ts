@@ -23,6 +23,14 @@ export interface KeyContext extends OrgContext {
   orgOwned: boolean;
 }
 
+/**
+ * A key that is valid but may not call the API (its organization's plan lacks it): still a 401, with a
+ * message that says why, so its holder knows the key is right and the plan is not.
+ */
+export interface KeyRefusal {
+  refused: string;
+}
+
 /** The dashboard's caller: the person, the organization they work in now, their role there, and the rest. */
 export interface SessionContext {
   user: { id: string; email: string };

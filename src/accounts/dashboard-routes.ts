@@ -7,7 +7,7 @@ import { errorBodies, errorBody } from '../http/schemas.js';
 import { clearedSessionCookie, sessionCookie, sessionTokenOf } from '../http/session-auth.js';
 import type { PasswordAttempts } from './password-attempts.js';
 import { ROLES } from './permissions.js';
-import { FEATURES, TIERS } from './plans.js';
+import { FEATURES, featuresOf, LINK_CAPS, PLAN_NAMES, TIERS } from './plans.js';
 import type { AccountService, SessionContext } from './service.js';
 import type { SignupService } from './signup.js';
 
@@ -18,8 +18,23 @@ const email = z
 const password = z.string().min(8, 'Passwords have at least 8 characters').max(200);
 const signupBody = z.object({ email, password, orgName: z.string().trim().min(1).max(100) }).strict();
 const confirmBody = z.object({ token: z.string().min(1).max(200) }).strict();
-const signupAnswer = z.object({ status: z.literal('confirmation_sent'), message: z.string() });
+const delivery = z
+  .enum(['email', 'log'])
+  .describe('where the confirmation link went: mailed, or (no SMTP configured) written to the server log');
+const signupAnswer = z.object({ status: z.literal('confirmation_sent'), message: z.string(), delivery });
 const loginBody = z.object({ email: z.string().max(254), password: z.string().max(200) }).strict();
+
+const featureFlags = z.object(Object.fromEntries(FEATURES.map((feature) => [feature, z.boolean()])));
+const signupInfo = z.object({
+  tier: z.enum(TIERS).describe('the plan a sign-up made now starts on'),
+  planName: z.string(),
+  firstAccount: z
+    .boolean()
+    .describe("true while the instance has no organization: that sign-up is the operator's, on Legend"),
+  linkCap: z.number().int().describe('live links the plan keeps'),
+  features: featureFlags,
+  delivery,
+});
 
 const orgSchema = z.object({ id: z.string(), name: z.string(), tier: z.enum(TIERS) });
 export const sessionSchema = z.object({
@@ -27,7 +42,7 @@ export const sessionSchema = z.object({
   org: orgSchema,
   role: z.enum(ROLES).describe('your role in `org`'),
   orgs: z.array(orgSchema.extend({ role: z.enum(ROLES) })).describe('every organization you belong to'),
-  features: z.object(Object.fromEntries(FEATURES.map((feature) => [feature, z.boolean()]))),
+  features: featureFlags,
 });
 const errors = {
   400: errorBody,
@@ -75,6 +90,35 @@ export async function dashboardAccountRoutes(
   };
   const config = { permission: 'public' } as const;
 
+  // What the sign-up page promises: the plan a sign-up made now would really get, and where its link goes.
+  r.get(
+    '/auth/signup',
+    {
+      config,
+      schema: {
+        operationId: 'getSignupInfo',
+        summary: 'What a sign-up made now would get',
+        tags: ['dashboard'],
+        description:
+          "The plan a new workspace starts on (Legend for an instance's first account, its operator's; " +
+          'SIGNUP_TIER after), its features and link cap, and whether the confirmation link is mailed or ' +
+          'written to the server log (no SMTP).',
+        response: { 200: signupInfo, ...errors },
+      },
+    },
+    async () => {
+      const { tier, firstAccount } = await accounts.signupPlan();
+      return {
+        tier,
+        planName: PLAN_NAMES[tier],
+        firstAccount,
+        linkCap: LINK_CAPS[tier],
+        features: featuresOf(tier),
+        delivery: deps.signup.delivery,
+      };
+    },
+  );
+
   // One answer whether or not the email has an account (issue #17): the mailbox tells its owner which.
   r.post(
     '/auth/signup',
@@ -95,9 +139,15 @@ export async function dashboardAccountRoutes(
           retryAfter: attempt.resetSeconds,
         });
       await deps.signup.request(request.body);
+      const { email } = request.body;
       return reply.code(202).send({
         status: 'confirmation_sent' as const,
-        message: `We sent a link to ${request.body.email}. Open it within 24 hours to finish creating your workspace.`,
+        message:
+          deps.signup.delivery === 'email'
+            ? `We sent a link to ${email}. Open it within 24 hours to finish creating your workspace.`
+            : `This server has no SMTP configured, so the confirmation link for ${email} is in the server's log. ` +
+              'Open it within 24 hours to finish creating your workspace.',
+        delivery: deps.signup.delivery,
       });
     },
   );

@@ -1,14 +1,19 @@
 import { timingSafeEqual } from 'node:crypto';
 import type { AuditLog } from '../audit/service.js';
 import { appError } from '../errors.js';
-import type { KeyContext, OrgContext } from './context.js';
+import type { KeyContext, KeyRefusal, OrgContext } from './context.js';
 import type { KeyRepo } from './key-repo.js';
 import { atLeast, isRole, type Role, type Scope } from './permissions.js';
-import { featuresOf, hasFeature, type Tier } from './plans.js';
+import { featuresOf, hasFeature, lowestTierWith, PLAN_NAMES, type Tier } from './plans.js';
 import { randomToken, sha256Hex } from './secrets.js';
 
 const API_KEY_PREFIX = 'svc_';
 const API_KEY_PATTERN = /^svc_[A-Za-z0-9_-]{43,}$/;
+/** What a valid key of an organization whose plan lacks the API is told (401, never the plan's secret). */
+export function planLacksApiMessage(tier: Tier): string {
+  return `This key's organization is on ${PLAN_NAMES[tier]}; the API is part of ${PLAN_NAMES[lowestTierWith('api')]}`;
+}
+
 /** Active (unrevoked) keys an organization may hold; the catalogue's too_many_keys message says 20. */
 export const MAX_ACTIVE_KEYS = 20;
 /** `last used` is a day-to-day fact: written at most once a minute per key, not on every call. */
@@ -155,9 +160,9 @@ export function createKeyFunctions(deps: KeyDeps) {
     /**
      * The /v1 credential check, read from the store on every call so a revocation, a downgrade or a
      * deleted organization takes effect on the very next request. Null for a missing, malformed, unknown
-     * or revoked key, and for a plan without the API.
+     * or revoked key; a refusal (saying why) for a live key whose organization's plan lacks the API.
      */
-    async authenticateApiKey(authorization: string | undefined): Promise<KeyContext | null> {
+    async authenticateApiKey(authorization: string | undefined): Promise<KeyContext | KeyRefusal | null> {
       const match = authorization === undefined ? null : /^Bearer (\S+)$/.exec(authorization);
       const key = match?.[1];
       if (!key || !API_KEY_PATTERN.test(key)) return null;
@@ -165,10 +170,10 @@ export function createKeyFunctions(deps: KeyDeps) {
       const row = await repo.findLiveKeyByHash(hash);
       if (!row || !timingSafeEqual(Buffer.from(row.keyHash), Buffer.from(hash))) return null;
       const tier = row.tier as Tier;
-      if (!hasFeature(tier, 'api')) return null;
       // A person's key lives while they hold a seat that may hold keys: checked on every call, beside
       // the revocation on removal, so no path that forgot to revoke leaves a key working.
       if (!row.orgOwned && !(isRole(row.makerRole) && atLeast(row.makerRole, KEY_HOLDER_ROLE))) return null;
+      if (!hasFeature(tier, 'api')) return { refused: planLacksApiMessage(tier) };
       touch(row.keyId);
       return {
         orgId: row.orgId,

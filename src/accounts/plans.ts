@@ -89,6 +89,14 @@ export function featureCode(feature: Feature): string {
   return feature.replace(/[A-Z]/g, (letter) => `_${letter.toLowerCase()}`);
 }
 
+/** The plans' names as people read them (the dashboard, error messages). */
+export const PLAN_NAMES: Record<Tier, string> = { sidekick: 'Sidekick', hero: 'Hero', legend: 'Legend' };
+
+/** The cheapest plan that has `feature` (every feature is on Legend). */
+export function lowestTierWith(feature: Feature): Tier {
+  return TIERS.find((tier) => GRANTS[tier].has(feature)) ?? 'legend';
+}
+
 export function isTier(value: unknown): value is Tier {
   return typeof value === 'string' && (TIERS as readonly string[]).includes(value);
 }

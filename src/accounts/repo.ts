@@ -1,3 +1,4 @@
+import { sql } from 'kysely';
 import { createMemberRepo } from '../members/repo.js';
 import type { Store } from '../store/database.js';
 import { createKeyRepo, type Executor } from './key-repo.js';
@@ -26,6 +27,12 @@ export interface SignupRequest {
   expiresAt: string;
 }
 
+/**
+ * The advisory lock two first sign-ups take turns on (PostgreSQL), so only one of them finds no
+ * organization: "lh" and "fa", apart from the analytics' lock space (0x6c68).
+ */
+const FIRST_ACCOUNT_LOCK = [0x6c68_6661, 1] as const;
+
 /** Organizations, users and sessions (API keys: key-repo.ts; memberships: src/members/repo.ts). */
 export function createAccountRepo(store: Store) {
   const { db } = store;
@@ -43,6 +50,36 @@ export function createAccountRepo(store: Store) {
     deletedAt: row.deleted_at ?? null,
   });
 
+  /** A user and their membership of `orgId` with `role`, together (inside `ex` when given). */
+  async function insertUser(
+    user: UserRow & { createdAt: string; role: string },
+    ex?: Executor,
+  ): Promise<void> {
+    const insert = async (trx: Executor) => {
+      await trx
+        .insertInto('users')
+        .values({
+          id: user.id,
+          org_id: user.orgId,
+          email: user.email,
+          password_hash: user.passwordHash,
+          created_at: user.createdAt,
+        })
+        .execute();
+      await trx
+        .insertInto('memberships')
+        .values({ user_id: user.id, org_id: user.orgId, role: user.role, created_at: user.createdAt })
+        .execute();
+    };
+    await (ex ? insert(ex) : db.transaction().execute(insert));
+  }
+
+  /** Whether this instance has ever had an organization (a deleted one counts: it had an operator). */
+  async function hasAnyOrganization(ex: Executor = db): Promise<boolean> {
+    const row = await ex.selectFrom('organizations').select('id').limit(1).executeTakeFirst();
+    return row !== undefined;
+  }
+
   return {
     keys: createKeyRepo(store),
     members: createMemberRepo(store),
@@ -52,6 +89,34 @@ export function createAccountRepo(store: Store) {
         .insertInto('organizations')
         .values({ id: org.id, name: org.name, tier: org.tier, created_at: org.createdAt })
         .execute();
+    },
+
+    hasAnyOrganization: () => hasAnyOrganization(),
+
+    /**
+     * A sign-up's organization and its owner, in one transaction. `tierFor(first)` decides the plan,
+     * `first` being whether the instance had no organization at all: on PostgreSQL two of these take turns
+     * on an advisory lock, so two simultaneous first sign-ups cannot both see an empty instance; SQLite
+     * runs one write transaction at a time (and Kysely one transaction per connection).
+     */
+    async insertAccount(
+      input: { org: Omit<Organization, 'tier'>; user: UserRow & { createdAt: string } },
+      tierFor: (first: boolean) => Tier | Promise<Tier>,
+    ): Promise<Tier> {
+      return db.transaction().execute(async (trx) => {
+        if (store.dialect === 'postgres')
+          await sql`select pg_advisory_xact_lock(${FIRST_ACCOUNT_LOCK[0]}, ${FIRST_ACCOUNT_LOCK[1]})`.execute(
+            trx,
+          );
+        const tier = await tierFor(!(await hasAnyOrganization(trx)));
+        const { org, user } = input;
+        await trx
+          .insertInto('organizations')
+          .values({ id: org.id, name: org.name, tier, created_at: org.createdAt })
+          .execute();
+        await insertUser({ ...user, role: 'owner' }, trx);
+        return tier;
+      });
     },
 
     async findOrganization(id: string): Promise<Organization | undefined> {
@@ -69,25 +134,7 @@ export function createAccountRepo(store: Store) {
     },
 
     /** A user and their membership of `orgId` with `role`, together (inside `ex` when given). */
-    async insertUser(user: UserRow & { createdAt: string; role: string }, ex?: Executor): Promise<void> {
-      const insert = async (trx: Executor) => {
-        await trx
-          .insertInto('users')
-          .values({
-            id: user.id,
-            org_id: user.orgId,
-            email: user.email,
-            password_hash: user.passwordHash,
-            created_at: user.createdAt,
-          })
-          .execute();
-        await trx
-          .insertInto('memberships')
-          .values({ user_id: user.id, org_id: user.orgId, role: user.role, created_at: user.createdAt })
-          .execute();
-      };
-      await (ex ? insert(ex) : db.transaction().execute(insert));
-    },
+    insertUser,
 
     async findUserByEmail(email: string): Promise<UserRow | undefined> {
       const row = await db.selectFrom('users').selectAll().where('email', '=', email).executeTakeFirst();

@@ -9,10 +9,13 @@ import { featuresOf, LINK_CAPS, type Tier } from './plans.js';
 import type { AccountRepo, Organization } from './repo.js';
 import { DUMMY_PASSWORD_HASH, hashPassword, randomToken, sha256Hex, verifyPassword } from './secrets.js';
 
-export type { KeyContext, OrgContext, SessionContext } from './context.js';
+export type { KeyContext, KeyRefusal, OrgContext, SessionContext } from './context.js';
 export { MAX_ACTIVE_KEYS } from './keys.js';
 
 const SESSION_DAYS = 30;
+
+/** The plan of an instance's first account, its operator's: everything (a self-hoster gets it all). */
+export const OPERATOR_TIER: Tier = 'legend';
 
 /** The operator at the command line, as the audit log names them (plan changes, members added by CLI). */
 export const OPERATOR: Actor = { type: 'user', id: 'operator', label: 'operator (linkhop CLI)' };
@@ -106,15 +109,33 @@ export function createAccountService(deps: AccountServiceDeps) {
     /**
      * Makes a user and an organization on the SIGNUP_TIER plan (`sidekick` unless the operator says
      * otherwise) and logs in: what a confirmed sign-up does (the email is proven by then;
-     * src/accounts/signup.ts). `passwordHash` is already scrypt'ed.
+     * src/accounts/signup.ts). `passwordHash` is already scrypt'ed. With `firstIsOperator` (sign-ups do),
+     * the first account of an instance that has no organization yet is its operator's: Legend.
      */
-    async createAccount(input: { email: string; passwordHash: string; orgName: string }) {
-      const tier = deps.signupTier ?? 'sidekick';
-      const org: Organization = { id: deps.uuid(), name: input.orgName, tier, createdAt: iso() };
-      if (await repo.findUserByEmail(input.email.trim().toLowerCase())) throw appError('email_taken');
-      await repo.insertOrganization(org);
-      const userId = await createUser(org.id, input.email, input.passwordHash);
-      return { token: await openSession(userId), userId, org };
+    async createAccount(
+      input: { email: string; passwordHash: string; orgName: string },
+      options: { firstIsOperator?: boolean } = {},
+    ) {
+      const signupTier = deps.signupTier ?? 'sidekick';
+      const email = input.email.trim().toLowerCase();
+      if (await repo.findUserByEmail(email)) throw appError('email_taken');
+      const createdAt = iso();
+      const org = { id: deps.uuid(), name: input.orgName, createdAt };
+      const userId = deps.uuid();
+      const tier = await repo.insertAccount(
+        { org, user: { id: userId, orgId: org.id, email, passwordHash: input.passwordHash, createdAt } },
+        (first) => (first && options.firstIsOperator ? OPERATOR_TIER : signupTier),
+      );
+      return { token: await openSession(userId), userId, org: { ...org, tier } as Organization };
+    },
+
+    /**
+     * The plan a sign-up made now would start on: Legend while the instance has no organization (its
+     * first account is the operator's), SIGNUP_TIER after. What the sign-up page promises.
+     */
+    async signupPlan(): Promise<{ tier: Tier; firstAccount: boolean }> {
+      const first = !(await repo.hasAnyOrganization());
+      return { tier: first ? OPERATOR_TIER : (deps.signupTier ?? 'sidekick'), firstAccount: first };
     },
 
     /** One generic failure whatever was wrong; an unknown email costs a full scrypt like a known one. */

@@ -24,6 +24,8 @@ export interface SignupLogger {
   error(details: object, message: string): void;
 }
 
+export type SignupDelivery = 'email' | 'log';
+
 export interface SignupDeps {
   repo: AccountRepo;
   accounts: AccountService;
@@ -50,8 +52,12 @@ export function createSignupService(deps: SignupDeps) {
         return;
       }
       if (deps.transport === null) {
+        // One plain line the operator can spot and copy: the link as a field and in the message.
         if (link)
-          deps.logger.warn({ email, link }, 'SMTP is not configured: open this link to finish sign-up');
+          deps.logger.warn(
+            { email, link },
+            `Sign-up confirmation link for ${email} (no SMTP configured, so it is printed here): ${link}`,
+          );
         else deps.logger.info({ email }, 'sign-up asked for an email that has an account (no SMTP, no mail)');
         return;
       }
@@ -60,6 +66,9 @@ export function createSignupService(deps: SignupDeps) {
   }
 
   return {
+    /** Where confirmation links go: by mail with SMTP_URL, else the server's log. */
+    delivery: (deps.transport === null ? 'log' : 'email') as SignupDelivery,
+
     /** The same work and the same answer whether or not the email has an account. */
     async request(input: { email: string; password: string; orgName: string }): Promise<void> {
       const email = input.email.trim().toLowerCase();
@@ -89,7 +98,7 @@ export function createSignupService(deps: SignupDeps) {
       const request = await repo.claimSignupRequest(sha256Hex(token), deps.now().toISOString());
       if (!request)
         throw appError('not_found', 'This sign-up link is unknown, used or expired: sign up again.');
-      return deps.accounts.createAccount(request);
+      return deps.accounts.createAccount(request, { firstIsOperator: true });
     },
   };
 }

@@ -1,5 +1,6 @@
 import { parseArgs } from 'node:util';
 import { isScope, SCOPES, type Scope } from '../accounts/permissions.js';
+import { hasFeature, lowestTierWith, PLAN_NAMES } from '../accounts/plans.js';
 import { CliError, printJson, withAccounts } from './context.js';
 
 const USAGE = `usage: linkhop key create ORG_ID [--name NAME] [--scopes links:read,analytics:read]
@@ -32,12 +33,17 @@ export async function runKey(args: string[]): Promise<void> {
   if (!id || positionals.length !== 1) throw new CliError(USAGE);
   if (sub === 'create') {
     const key = { name: values.name?.trim() || 'linkhop CLI', scopes: scopesOf(values.scopes) };
-    printJson(
-      await withAccounts(async (accounts) => {
-        await accounts.getOrganization(id);
-        return accounts.mintApiKey(id, key);
-      }),
-    );
+    const { minted, tier } = await withAccounts(async (accounts) => {
+      const { tier } = await accounts.getOrganization(id);
+      return { minted: await accounts.mintApiKey(id, key), tier };
+    });
+    printJson(minted);
+    // Minted all the same (the plan may change later), but the operator hears it answers 401 until then.
+    if (!hasFeature(tier, 'api'))
+      process.stderr.write(
+        `warning: this organization is on ${PLAN_NAMES[tier]}, which has no API: the key gets 401 until the ` +
+          `organization is on a plan with the API (${PLAN_NAMES[lowestTierWith('api')]}: linkhop org set-tier ${id} ${lowestTierWith('api')})\n`,
+      );
     return;
   }
   if (sub === 'list') {

@@ -1,5 +1,5 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import type { KeyContext, OrgContext } from '../accounts/service.js';
+import type { KeyContext, KeyRefusal, OrgContext } from '../accounts/service.js';
 import { appError } from '../errors.js';
 import { authorize } from './authorize.js';
 import type { RateDecision, RateLimiter } from './rate-limit.js';
@@ -14,7 +14,8 @@ declare module 'fastify' {
 export const V1_RATE_LIMIT = { limit: 120, windowSeconds: 60 } as const;
 
 export interface V1AuthDeps {
-  authenticate: (authorization: string | undefined) => Promise<KeyContext | null>;
+  /** The key's context; a refusal (a valid key whose plan lacks the API) or null answer 401. */
+  authenticate: (authorization: string | undefined) => Promise<KeyContext | KeyRefusal | null>;
   limiter: RateLimiter;
 }
 
@@ -32,10 +33,12 @@ function setRateHeaders(reply: FastifyReply, decision: RateDecision): void {
  */
 export function registerV1Auth(app: FastifyInstance, deps: V1AuthDeps): void {
   app.addHook('onRequest', async (request: FastifyRequest, reply: FastifyReply) => {
-    const org = await deps.authenticate(request.headers.authorization);
+    const found = await deps.authenticate(request.headers.authorization);
+    const org = found && 'keyId' in found ? found : null;
     const decision = await deps.limiter.hit(org ? `key:${org.keyId}` : `ip:${request.ip}`);
     setRateHeaders(reply, decision);
-    if (!org) throw appError('unauthorized');
+    // A valid key on a plan without the API hears why; anything else hears only that a key is needed.
+    if (!org) throw appError('unauthorized', found && 'refused' in found ? found.refused : undefined);
     if (!decision.allowed) {
       throw appError('rate_limited', `Rate limit of ${decision.limit} requests per minute exceeded`, {
         retryAfter: decision.resetSeconds,

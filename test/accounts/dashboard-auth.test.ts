@@ -14,6 +14,8 @@ for (const kind of storeKinds) {
     beforeAll(async () => {
       smtp = await startSmtp();
       h = await startHosted(kind, { SMTP_URL: smtp.url });
+      // An instance that has its operator already: sign-ups start on SIGNUP_TIER (first-account.test.ts).
+      await h.org('hero');
     });
     afterAll(async () => {
       await h?.close();
@@ -56,6 +58,7 @@ for (const kind of storeKinds) {
         status: 'confirmation_sent',
         message:
           'We sent a link to maya@example.com. Open it within 24 hours to finish creating your workspace.',
+        delivery: 'email',
       });
       const mail = await nthMailTo(smtp, 'maya@example.com');
       expect(mail.headers.get('subject')).toBe('Finish creating your linkhop workspace');

@@ -1,6 +1,6 @@
 import { type FormEvent, useEffect, useRef, useState } from 'react';
-import { ApiError, messageOf, post } from '../api/client';
-import type { Session } from '../api/types';
+import { ApiError, get, messageOf, post } from '../api/client';
+import type { Features, Session, Tier } from '../api/types';
 import { Logo } from '../components/logo';
 import { Banner, Button, TextField } from '../components/ui';
 import { currentPath, hashQuery, navigate } from '../router';
@@ -57,23 +57,70 @@ function useAuthSubmit<T>(
   return { submit, busy, failure, errors };
 }
 
+/** GET /api/auth/signup: the plan a sign-up made now really gets, and where its confirmation link goes. */
+interface SignupInfo {
+  tier: Tier;
+  planName: string;
+  firstAccount: boolean;
+  linkCap: number;
+  features: Features;
+  delivery: 'email' | 'log';
+}
+
+/** What the plan gives, in the order a person cares about, from the features the server says it has. */
+export function planPromise(info: SignupInfo): string {
+  const { features } = info;
+  const gets = [
+    `${info.linkCap.toLocaleString('en-US')} links`,
+    features.qrCodes && 'QR codes',
+    features.linkInBio && 'a bio page',
+    features.customSlugs && 'custom slugs',
+    features.fullAnalytics && 'full analytics with app-open tracking',
+    features.customDomains && 'your own domains',
+    features.api && 'the API',
+    features.webhooks && 'webhooks',
+  ].filter((item): item is string => typeof item === 'string');
+  const list = gets.length > 1 ? `${gets.slice(0, -1).join(', ')} and ${gets.at(-1)}` : (gets[0] ?? '');
+  if (info.firstAccount)
+    return `You are this server's first account, so your workspace is its operator's, on ${info.planName}: ${list}.`;
+  return info.tier === 'sidekick' ? `Free on ${info.planName}: ${list}.` : `On ${info.planName}: ${list}.`;
+}
+
 export function SignupPage() {
   const [form, setForm] = useState({ orgName: '', email: '', password: '' });
-  const [sent, setSent] = useState<string>();
-  const { submit, busy, failure, errors } = useAuthSubmit<{ message: string }>(
-    '/auth/signup',
-    form,
-    messageOf,
-    (answer) => setSent(answer.message),
-  );
+  const [sent, setSent] = useState<{ message: string; delivery: SignupInfo['delivery'] }>();
+  const [info, setInfo] = useState<SignupInfo>();
+  useEffect(() => {
+    // The promise is said only once the server has said what it is: a page never promises what it lacks.
+    get<SignupInfo>('/auth/signup').then(setInfo, () => undefined);
+  }, []);
+  const { submit, busy, failure, errors } = useAuthSubmit<{
+    message: string;
+    delivery: SignupInfo['delivery'];
+  }>('/auth/signup', form, messageOf, (answer) => setSent(answer));
   const set = (key: keyof typeof form) => (event: React.ChangeEvent<HTMLInputElement>) =>
     setForm({ ...form, [key]: event.target.value });
+
+  // Without SMTP the server prints the link in its log: the person running it is the one signing up.
+  if (sent?.delivery === 'log')
+    return (
+      <AuthFrame title="The confirmation link is in the server's log">
+        <p role="status">{sent.message}</p>
+        <p className="muted">
+          Look for the line “Sign-up confirmation link for …” where linkhop is running, and open that link in
+          this browser.
+        </p>
+        <Button type="button" variant="ghost" onClick={() => setSent(undefined)}>
+          Back to the form
+        </Button>
+      </AuthFrame>
+    );
 
   // The same answer whether or not the email has an account: the mailbox tells its owner which.
   if (sent)
     return (
       <AuthFrame title="Check your inbox">
-        <p role="status">{sent}</p>
+        <p role="status">{sent.message}</p>
         <p className="muted">No mail after a few minutes? Look in your spam folder, or send it again.</p>
         <Button type="button" variant="ghost" onClick={() => setSent(undefined)}>
           Back to the form
@@ -83,7 +130,11 @@ export function SignupPage() {
 
   return (
     <AuthFrame title="Create your workspace">
-      <p className="muted">Free on Sidekick: 25 links, QR codes, a bio page and app-open tracking.</p>
+      {info ? (
+        <p className="muted" data-testid="plan-promise">
+          {planPromise(info)}
+        </p>
+      ) : null}
       {failure ? <Banner>{failure}</Banner> : null}
       <form onSubmit={submit} noValidate>
         <TextField
