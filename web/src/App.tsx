@@ -169,7 +169,13 @@ function Shell({ path }: { path: string }) {
         </div>
       </nav>
       <main id="main" tabIndex={-1}>
-        {route ? <route.Page key={bare} params={route.params} path={path} /> : <NotFoundPage />}
+        {/* Keyed by the workspace too: switching workspace remounts the page, so no state, list or form of
+            the other workspace survives, and every fetch of the page is made again. */}
+        {route ? (
+          <route.Page key={`${session.org.id} ${bare}`} params={route.params} path={path} />
+        ) : (
+          <NotFoundPage />
+        )}
       </main>
     </div>
   );

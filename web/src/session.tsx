@@ -55,6 +55,15 @@ export function useAuthed(): Session {
   return session;
 }
 
+/**
+ * The workspace the dashboard works in, or null logged out. Data hooks key what they fetch by it: the
+ * server answers every /api read for the session's workspace.
+ */
+export function useWorkspaceId(): string | null {
+  const { session } = useSession();
+  return session ? session.org.id : null;
+}
+
 export function useFeature(feature: Feature): boolean {
   return useAuthed().features[feature];
 }
