@@ -41,7 +41,7 @@ const envSchema = z.object({
             .map((item) => item.trim())
             .filter(Boolean)
         : [],
-    z.array(flag, { error: 'FLAGS_OFF is a comma list of product flags' }),
+    z.array(flag, { error: `FLAGS_OFF is a comma list of ${flag.options.join(', ')}` }),
   ),
   ANALYTICS: z.preprocess(emptyToUndefined, z.enum(['on', 'off']).default('on')),
   WEBHOOK_ALLOW_PRIVATE_TARGETS: z.preprocess(emptyToUndefined, z.enum(['0', '1']).optional()),
@@ -170,17 +170,58 @@ export type TrustProxy = false | number | string[];
 
 export class ConfigError extends Error {
   constructor(readonly problems: string[]) {
-    super(`Invalid configuration:\n${problems.map((problem) => `  - ${problem}`).join('\n')}`);
+    // One problem is its own sentence; several are listed under one heading.
+    super(
+      problems.length === 1
+        ? (problems[0] as string)
+        : `Invalid configuration:\n${problems.map((problem) => `  - ${problem}`).join('\n')}`,
+    );
     this.name = 'ConfigError';
   }
 }
 
-/** Parses the environment once; fails fast with every problem listed by variable name. */
+/**
+ * What each variable accepts, in words, for those whose schema would otherwise answer in Zod's terms
+ * ("expected number, received NaN"). The others' schemas word their own messages, naming the variable.
+ */
+const ACCEPTED: Partial<Record<keyof Env, string>> = {
+  PORT: 'a port number from 0 to 65535 (e.g. 3000)',
+  FLAGS_OFF: `a comma list of ${flag.options.join(', ')}`,
+  ANALYTICS: 'on or off',
+  WEBHOOK_ALLOW_PRIVATE_TARGETS: '0 or 1',
+  IMPORT_ALLOW_PRIVATE_SOURCES: '0 or 1',
+  SOCIAL_APP_MODE: 'development or live',
+  SOCIAL_AUTHORIZE_BASE: 'an http(s) URL',
+  SOCIAL_OAUTH_BASE: 'an http(s) URL',
+  SOCIAL_API_BASE: 'an http(s) URL',
+  SIGNUP_TIER: `one of ${TIERS.join(', ')}`,
+  LOG_LEVEL: 'one of fatal, error, warn, info, debug, trace, silent',
+};
+
+/** The value as given, for the message: a URL's part after its scheme may hold a password, never shown. */
+function shown(value: unknown): string {
+  if (typeof value !== 'string') return '';
+  const safe = /^[a-z][a-z0-9+.-]*:\/\//i.test(value) ? `${value.slice(0, value.indexOf('//') + 2)}…` : value;
+  return `, not "${safe.length > 60 ? `${safe.slice(0, 59)}…` : safe}"`;
+}
+
+/** One sentence per variable that is wrong, naming it and what it accepts. */
+function problemsOf(issues: readonly z.core.$ZodIssue[], env: NodeJS.ProcessEnv): string[] {
+  const problems = new Set<string>();
+  for (const issue of issues) {
+    const name = String(issue.path[0] ?? '');
+    const accepted = ACCEPTED[name as keyof Env];
+    if (accepted) problems.add(`${name} must be ${accepted}${shown(env[name])}`);
+    else if (issue.message.includes(name)) problems.add(issue.message);
+    else problems.add(`${name}: ${issue.message}`);
+  }
+  return [...problems];
+}
+
+/** Parses the environment once; fails fast with every problem, each a sentence naming its variable. */
 export function parseConfig(env: NodeJS.ProcessEnv, mode: ServerMode): Config {
   const parsed = envSchema.safeParse(env);
-  if (!parsed.success) {
-    throw new ConfigError(parsed.error.issues.map((issue) => `${issue.path.join('.')}: ${issue.message}`));
-  }
+  if (!parsed.success) throw new ConfigError(problemsOf(parsed.error.issues, env));
   const e = parsed.data;
   // The engine's default port differs from the hosted service's, so both run side by side on one machine.
   const port = e.PORT ?? (mode === 'engine' ? ENGINE_DEFAULT_PORT : HOSTED_DEFAULT_PORT);
@@ -188,7 +229,9 @@ export function parseConfig(env: NodeJS.ProcessEnv, mode: ServerMode): Config {
   const defaultDb = mode === 'engine' ? 'sqlite:./data/engine.db' : 'sqlite:./data/linkhop.db';
   const databaseUrl = e.DATABASE_URL ?? defaultDb;
   if (!/^(sqlite:|postgres:\/\/|postgresql:\/\/)/.test(databaseUrl)) {
-    throw new ConfigError(['DATABASE_URL: must be sqlite:<path> or postgres://...']);
+    throw new ConfigError([
+      `DATABASE_URL must be sqlite:<path> (e.g. sqlite:./data/linkhop.db) or postgres://user:password@host:5432/database${shown(databaseUrl)}`,
+    ]);
   }
   const dataDir = databaseUrl.startsWith('sqlite:')
     ? dirnameOf(databaseUrl.slice('sqlite:'.length))

@@ -1,7 +1,7 @@
-import Fastify, { type FastifyBaseLogger, type FastifyInstance, LogController } from 'fastify';
+import Fastify, { type FastifyBaseLogger, type FastifyInstance } from 'fastify';
 import { UNAVAILABLE_RETRY_AFTER_SECONDS } from '../http/errors.js';
 import { sendNotFoundPage } from '../http/html.js';
-import { logsRequests } from '../http/logging.js';
+import { requestLogController } from '../http/logging.js';
 import { serverWithFastPath } from '../redirect/fast-path-server.js';
 import { isConnectionError } from '../store/db-errors.js';
 import { EngineError } from './errors.js';
@@ -20,7 +20,7 @@ const BODY_LIMIT = 64 * 1024;
 export function buildEngineApp(deps: EngineAppDeps): FastifyInstance {
   const app = Fastify({
     loggerInstance: deps.logger,
-    logController: new LogController({ disableRequestLogging: !logsRequests(deps.logger) }),
+    logController: requestLogController(deps.logger),
     routerOptions: { ignoreTrailingSlash: true },
     serverFactory: serverWithFastPath(createEngineFastPath(deps)),
     bodyLimit: BODY_LIMIT,

@@ -1,11 +1,6 @@
 import swagger from '@fastify/swagger';
 import swaggerUi from '@fastify/swagger-ui';
-import Fastify, {
-  type FastifyBaseLogger,
-  type FastifyInstance,
-  type FastifyReply,
-  LogController,
-} from 'fastify';
+import Fastify, { type FastifyBaseLogger, type FastifyInstance, type FastifyReply } from 'fastify';
 import { serializerCompiler, validatorCompiler } from 'fastify-type-provider-zod';
 import { publicAccountRoutes, sessionAccountRoutes } from '../accounts/account-routes.js';
 import { type DashboardAccountDeps, dashboardAccountRoutes } from '../accounts/dashboard-routes.js';
@@ -65,7 +60,7 @@ import { registerEdgeTextGuard } from './edge-text.js';
 import { hostedErrorHandler, sendError } from './errors.js';
 import { type HealthDeps, healthRoutes } from './health.js';
 import { sendNotFoundPage } from './html.js';
-import { logsRequests } from './logging.js';
+import { requestLogController } from './logging.js';
 import type { Metrics } from './metrics.js';
 import { hostedOpenApiOptions } from './openapi.js';
 import type { RateLimiter } from './rate-limit.js';
@@ -145,7 +140,7 @@ export const HSTS = 'max-age=31536000';
 export async function buildHostedApp(deps: HostedAppDeps): Promise<FastifyInstance> {
   const app = Fastify({
     loggerInstance: deps.logger,
-    logController: new LogController({ disableRequestLogging: !logsRequests(deps.logger) }),
+    logController: requestLogController(deps.logger),
     // maxParamLength: a junk 101+ character handle or slug is a 404, not a 414.
     routerOptions: { ignoreTrailingSlash: true, maxParamLength: 500 },
     serverFactory: serverWithFastPath(createHostedFastPath(deps.redirect), {
