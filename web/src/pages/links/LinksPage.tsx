@@ -199,7 +199,8 @@ export function LinksPage({ path }: { params: Record<string, string>; path: stri
                     Tags
                   </th>
                   <th scope="col" className="lk-col-num">
-                    Clicks (30 days)
+                    {/* A no-break space: on two lines it reads "Clicks / (30 days)", never "(30 / days)". */}
+                    Clicks (30{'\u00a0'}days)
                   </th>
                   <th scope="col" className="lk-col-num">
                     App-open rate

@@ -46,6 +46,18 @@ function NoValue({ label }: { label: string }) {
   );
 }
 
+function TagList({ tags, className = '' }: { tags: string[]; className?: string }) {
+  return (
+    <span className={`lk-tag-list ${className}`.trim()}>
+      {tags.map((t) => (
+        <a key={t} className="lk-tag-chip" href={`#${linksPath({ q: '', tag: t, folder: '' })}`}>
+          {t}
+        </a>
+      ))}
+    </span>
+  );
+}
+
 export function LinkRow({
   link,
   folderName,
@@ -73,12 +85,35 @@ export function LinkRow({
       setRestoring(false);
     }
   }
+  // The row's actions: under the link in the table, at the end of the card on a phone (links.css).
+  const actions = (className: string) => (
+    <div className={className}>
+      <a className="btn btn-secondary btn-small" href={`#/links/${link.id}`}>
+        Edit<span className="sr-only"> {name}</span>
+      </a>
+      <a className="btn btn-ghost btn-small" href={`#/links/${link.id}/analytics`}>
+        Analytics<span className="sr-only"> for {name}</span>
+      </a>
+      {link.archived ? (
+        <Button variant="secondary" className="btn-small" busy={restoring} onClick={restore}>
+          Restore<span className="sr-only"> {name}</span>
+        </Button>
+      ) : (
+        <Button variant="ghost" className="btn-small lk-btn-quiet-danger" onClick={onArchive}>
+          Archive<span className="sr-only"> {name}</span>
+        </Button>
+      )}
+    </div>
+  );
   return (
     <tr>
       <td className="lk-cell-link">
         <div className="lk-short-cell">
+          {/* Host and slug apart: a narrow cell may put the slug under its host, never break inside it. */}
           <a href={`#/links/${link.id}`} className="lk-short-link">
-            {name}
+            <span className="lk-short-host">{name.slice(0, name.lastIndexOf('/') + 1)}</span>
+            <wbr />
+            <span className="lk-short-slug">{name.slice(name.lastIndexOf('/') + 1)}</span>
           </a>
           <CopyButton text={link.shortUrl} />
           <PowerBadges link={link} />
@@ -91,19 +126,12 @@ export function LinkRow({
           </span>
         </div>
         {folderName ? <span className="lk-folder-name">in {folderName}</span> : null}
+        {/* Where the table has no room for a Tags column (a 1024 px screen), the tags go under the link. */}
+        {link.tags.length > 0 ? <TagList tags={link.tags} className="lk-tags-inline" /> : null}
+        {actions('lk-row-actions lk-actions-inline')}
       </td>
       <td className="lk-cell-tags">
-        {link.tags.length > 0 ? (
-          <span className="lk-tag-list">
-            {link.tags.map((t) => (
-              <a key={t} className="lk-tag-chip" href={`#${linksPath({ q: '', tag: t, folder: '' })}`}>
-                {t}
-              </a>
-            ))}
-          </span>
-        ) : (
-          <NoValue label="No tags" />
-        )}
+        {link.tags.length > 0 ? <TagList tags={link.tags} /> : <NoValue label="No tags" />}
       </td>
       <td className="lk-cell-num">
         <span className="lk-num-label">Clicks (30 days): </span>
@@ -120,25 +148,7 @@ export function LinkRow({
       <td className="lk-cell-date">
         <time dateTime={link.createdAt}>{formatDate(link.createdAt)}</time>
       </td>
-      <td className="lk-cell-actions">
-        <div className="lk-row-actions">
-          <a className="btn btn-secondary btn-small" href={`#/links/${link.id}`}>
-            Edit<span className="sr-only"> {name}</span>
-          </a>
-          <a className="btn btn-ghost btn-small" href={`#/links/${link.id}/analytics`}>
-            Analytics<span className="sr-only"> for {name}</span>
-          </a>
-          {link.archived ? (
-            <Button variant="secondary" className="btn-small" busy={restoring} onClick={restore}>
-              Restore<span className="sr-only"> {name}</span>
-            </Button>
-          ) : (
-            <Button variant="ghost" className="btn-small lk-btn-quiet-danger" onClick={onArchive}>
-              Archive<span className="sr-only"> {name}</span>
-            </Button>
-          )}
-        </div>
-      </td>
+      <td className="lk-cell-actions">{actions('lk-row-actions')}</td>
     </tr>
   );
 }
