@@ -4,6 +4,7 @@ import { join } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { ClickInput } from '../../src/analytics/click-buffer.js';
+import { createClickSpill } from '../../src/analytics/click-spill.js';
 import { createClickThread } from '../../src/analytics/click-thread.js';
 import { storeKinds, type TestStore } from '../helpers/stores.js';
 import { clickInput, NOW, storedClicks } from './setup.js';
@@ -81,6 +82,57 @@ describe.each(storeKinds)('click writer thread on $name', (kind) => {
     expect(sink.stats()).toMatchObject({ pending: 0, written: 300, dropped: 0 });
     await sink.stop();
   });
+
+  it.skipIf(kind.skipReason)(
+    'no thread runs until the first click, which it then writes; spilled clicks start it at once',
+    async () => {
+      const spillDir = mkdtempSync(join(tmpdir(), 'linkhop-lazy-'));
+      try {
+        const idle = createClickThread({
+          file: THREAD,
+          databaseUrl: testStore.url,
+          ...(testStore.schema ? { schema: testStore.schema } : {}),
+          logger: logger(),
+          ringWords: 2 ** 14,
+          spillDir,
+        });
+        idle.start();
+        // memory() answers only for a running thread, and never starts one.
+        expect(await idle.memory()).toBeUndefined();
+        idle.record(clickInput({ orgId: 'org-lazy', at: NOW }));
+        let memory = await idle.memory();
+        for (let i = 0; i < 50 && !memory; i++) {
+          await new Promise((resolve) => setTimeout(resolve, 100));
+          memory = await idle.memory();
+        }
+        expect(memory?.heapUsed).toBeGreaterThan(0);
+        await idle.flush();
+        expect(await storedClicks(testStore.store, 'org-lazy')).toHaveLength(1);
+        await idle.stop();
+
+        // An earlier run's spill: start() starts the thread, which replays it with no click recorded.
+        createClickSpill({ dir: spillDir }).append(
+          Array.from({ length: 25 }, (_, i) => clickInput({ orgId: 'org-spilled', at: NOW + i })),
+        );
+        const spilled = createClickThread({
+          file: THREAD,
+          databaseUrl: testStore.url,
+          ...(testStore.schema ? { schema: testStore.schema } : {}),
+          logger: logger(),
+          ringWords: 2 ** 14,
+          spillDir,
+        });
+        spilled.start();
+        for (let i = 0; i < 100 && (await storedClicks(testStore.store, 'org-spilled')).length < 25; i++) {
+          await new Promise((resolve) => setTimeout(resolve, 100));
+        }
+        expect(await storedClicks(testStore.store, 'org-spilled')).toHaveLength(25);
+        await spilled.stop();
+      } finally {
+        rmSync(spillDir, { recursive: true, force: true });
+      }
+    },
+  );
 
   it.skipIf(kind.skipReason)(
     'stop writes what was recorded and never flushed, then the thread ends',
