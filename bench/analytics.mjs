@@ -29,6 +29,9 @@ const DAY = 86_400_000;
 const NOW = Date.UTC(2025, 2, 15, 12, 0, 0);
 
 const { openStore, migrateToLatest } = await import(`${DIST}store/database.js`);
+// SQLite's page cache as a server opens it (SQLITE_CACHE_MB, or the server's default).
+const { SQLITE_CACHE_MB_DEFAULT } = await import(`${DIST}config.js`);
+const sqliteCacheMb = Number(process.env.SQLITE_CACHE_MB || SQLITE_CACHE_MB_DEFAULT);
 const { migrationProvider } = await import(`${DIST}store/migrations/index.js`);
 const { up } = await import(`${DIST}store/migrations/008-analytics.js`);
 const { featuresOf } = await import(`${DIST}accounts/plans.js`);
@@ -348,7 +351,7 @@ async function benchStore(name, store, sizes) {
 const dir = mkdtempSync(join(tmpdir(), 'linkhop-bench-analytics-'));
 if (DB !== 'postgres') {
   try {
-    const sqlite = openStore(`sqlite:${join(dir, 'bench.db')}`);
+    const sqlite = openStore(`sqlite:${join(dir, 'bench.db')}`, { sqliteCacheMb });
     // dbstat (compiled into better-sqlite3's SQLite) gives each table's and index's pages, as PostgreSQL's
     // pg_total_relation_size does below: the raw clicks apart from the rollups.
     await benchStore('SQLite', sqlite, async () => {

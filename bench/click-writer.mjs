@@ -35,6 +35,9 @@ const DAY = 86_400_000;
 const NOW = Date.now();
 
 const { openStore, migrateToLatest } = await import(`${DIST}store/database.js`);
+// SQLite's page cache as a server opens it (SQLITE_CACHE_MB, or the server's default).
+const { SQLITE_CACHE_MB_DEFAULT } = await import(`${DIST}config.js`);
+const sqliteCacheMb = Number(process.env.SQLITE_CACHE_MB || SQLITE_CACHE_MB_DEFAULT);
 const { createClickBuffer } = await import(`${DIST}analytics/click-buffer.js`);
 const { createAnalyticsRepo } = await import(`${DIST}analytics/repo.js`);
 
@@ -174,7 +177,7 @@ const results = [];
 if (STORES.includes('sqlite')) {
   const dir = mkdtempSync(join(tmpdir(), 'linkhop-bench-writer-'));
   try {
-    const sqlite = openStore(`sqlite:${join(dir, 'writer.db')}`);
+    const sqlite = openStore(`sqlite:${join(dir, 'writer.db')}`, { sqliteCacheMb });
     try {
       results.push(...(await benchStore('SQLite', sqlite)));
     } finally {

@@ -33,7 +33,7 @@ export async function startServer(env: NodeJS.ProcessEnv, mode: Config['mode']):
   setFlagsFromString('--max-inlined-bytecode-size-cumulative=3000');
   const config = parseConfig(env, mode);
   const logger = createLogger(config);
-  const store = await openServingStore(config.databaseUrl);
+  const store = await openServingStore(config.databaseUrl, config.sqliteCacheMb);
   const composed: Composed =
     mode === 'engine'
       ? (() => {
@@ -79,9 +79,9 @@ export async function startServer(env: NodeJS.ProcessEnv, mode: Config['mode']):
  */
 const SERVING_STATEMENT_TIMEOUT_MS = 1500;
 
-async function openServingStore(url: string): Promise<Store> {
+async function openServingStore(url: string, sqliteCacheMb: number): Promise<Store> {
   if (!url.startsWith('postgres')) {
-    const store = openStore(url);
+    const store = openStore(url, { sqliteCacheMb });
     await migrateToLatest(store);
     return store;
   }

@@ -36,6 +36,16 @@ describe('configuration', () => {
     expect(parseConfig({ DNS_RESOLVER: '[::1]:53' }, 'hosted').dnsResolver).toBe('[::1]:53');
   });
 
+  it('SQLITE_CACHE_MB is 16 by default, else a whole number of megabytes from 2 to 1024', () => {
+    expect(parseConfig({}, 'hosted').sqliteCacheMb).toBe(16);
+    expect(parseConfig({ SQLITE_CACHE_MB: '64' }, 'engine').sqliteCacheMb).toBe(64);
+    for (const bad of ['0', '1', '2000', '8.5', 'lots']) {
+      expect(() => parseConfig({ SQLITE_CACHE_MB: bad }, 'hosted')).toThrow(
+        /SQLITE_CACHE_MB is a whole number of megabytes from 2 to 1024/,
+      );
+    }
+  });
+
   it('CLICK_RETENTION_DAYS keeps every click by default, else is a whole number of days', () => {
     expect(parseConfig({}, 'hosted').clickRetentionDays).toBeNull();
     expect(parseConfig({ CLICK_RETENTION_DAYS: '400' }, 'hosted').clickRetentionDays).toBe(400);

@@ -12,7 +12,7 @@ import { clickWriterThreadFile, createClickThread } from './click-thread.js';
  * so those write in-process.
  */
 export function clickSink(
-  config: Pick<Config, 'databaseUrl' | 'analytics' | 'spillDir'>,
+  config: Pick<Config, 'databaseUrl' | 'analytics' | 'spillDir' | 'sqliteCacheMb'>,
   store: Store,
   logger: Logger,
   onThread: boolean,
@@ -29,6 +29,7 @@ export function clickSink(
     databaseUrl: config.databaseUrl,
     ...(store.schema ? { schema: store.schema } : {}),
     spillDir: config.spillDir,
+    sqliteCacheMb: config.sqliteCacheMb,
     logger,
   });
 }

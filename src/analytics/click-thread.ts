@@ -28,6 +28,8 @@ export interface ClickThreadOptions {
   schema?: string;
   /** Where the thread spills clicks while the database fails (unset: it drops past its memory bound). */
   spillDir?: string;
+  /** SQLite: the thread's connection's page cache ceiling in MB (SQLITE_CACHE_MB). */
+  sqliteCacheMb?: number;
   logger: BufferLogger;
   /** Ring size in 32-bit words, a power of two (default 2^21: 8 MB, about 170,000 clicks). */
   ringWords?: number;
@@ -80,6 +82,7 @@ export function createClickThread(options: ClickThreadOptions) {
       databaseUrl: options.databaseUrl,
       ...(options.schema ? { schema: options.schema } : {}),
       ...(options.spillDir ? { spillDir: options.spillDir } : {}),
+      ...(options.sqliteCacheMb ? { sqliteCacheMb: options.sqliteCacheMb } : {}),
       dictionary: writer.dictionary(),
       drainIntervalMs: options.drainIntervalMs ?? 50,
       flushIntervalMs: options.flushIntervalMs ?? 500,

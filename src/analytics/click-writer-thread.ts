@@ -27,6 +27,7 @@ export interface ClickWriterThreadData {
   /** PostgreSQL schema (tests work in a throwaway schema). */
   schema?: string;
   spillDir?: string;
+  sqliteCacheMb?: number;
   /** The producer's numbered strings, for a thread started on a ring already in use. */
   dictionary: [number, string][];
   drainIntervalMs: number;
@@ -53,6 +54,7 @@ function run(port: MessagePort, data: ClickWriterThreadData): void {
   // left unhandled, so a database outage cannot end the thread or the process.
   const store = openStore(data.databaseUrl, {
     ...(data.schema ? { schema: data.schema } : {}),
+    ...(data.sqliteCacheMb ? { sqliteCacheMb: data.sqliteCacheMb } : {}),
     maxConnections: 2,
     statementTimeoutMs: THREAD_STATEMENT_TIMEOUT_MS,
   });

@@ -35,6 +35,11 @@ export interface OpenStoreOptions {
   statementTimeoutMs?: number;
   /** PostgreSQL only: told when a pool or client error is seen (the pool has already dropped the client). */
   onError?: (error: Error) => void;
+  /**
+   * SQLite only: the connection's page cache ceiling in MB (SQLITE_CACHE_MB for a server's connections).
+   * Unset: better-sqlite3's compiled default (16,000 KiB), for migrations and the CLI.
+   */
+  sqliteCacheMb?: number;
 }
 
 /** How long a new connection, or a free one from a full pool, may take before the caller gets an error. */
@@ -52,12 +57,12 @@ export async function lockOrganizationRow(store: Store, trx: Kysely<Database>, o
 
 /** Opens `sqlite:<path>` (WAL, busy timeout) or `postgres://...`. */
 export function openStore(url: string, options: OpenStoreOptions = {}): Store {
-  if (url.startsWith('sqlite:')) return openSqlite(url.slice('sqlite:'.length));
+  if (url.startsWith('sqlite:')) return openSqlite(url.slice('sqlite:'.length), options.sqliteCacheMb);
   if (url.startsWith('postgres://') || url.startsWith('postgresql://')) return openPostgres(url, options);
   throw new Error(`Unsupported DATABASE_URL: ${redact(url)}`);
 }
 
-function openSqlite(path: string): Store {
+function openSqlite(path: string, cacheMb: number | undefined): Store {
   if (path !== ':memory:') mkdirSync(dirname(path), { recursive: true });
   const database = new SQLite(path);
   // WAL lets readers run beside the one writer; FULL sync keeps a 2xx durable across power loss;
@@ -67,9 +72,9 @@ function openSqlite(path: string): Store {
   database.pragma('busy_timeout = 5000');
   database.pragma('foreign_keys = ON');
   // The click writer's batches dirty one or two index and rollup pages per link they touch; past the
-  // default 2 MB page cache those spill mid-transaction and are read back. 64 MB is a ceiling, not an
-  // allocation.
-  database.pragma('cache_size = -65536');
+  // default page cache those spill mid-transaction and are read back. A ceiling, not an allocation,
+  // but one a writer under load reaches: its batches keep touching fresh pages.
+  if (cacheMb !== undefined) database.pragma(`cache_size = -${Math.round(cacheMb * 1024)}`);
   const db = new Kysely<Database>({ dialect: new SqliteDialect({ database }) });
   return { db, dialect: 'sqlite', sqlite: database, health: createDbHealth(), close: () => db.destroy() };
 }
