@@ -102,13 +102,13 @@ describe.skipIf(browserSkipReason !== null)('dashboard: analytics pages with rea
       .poll(() => page.locator('.link-summary').textContent())
       .toContain('youtube.com/watch?v=dQw4w9WgXcQ');
     await page.locator('.stat').first().waitFor();
-    expect(await stat(page, 'Taps')).toBe('5');
+    expect(await stat(page, 'Clicks')).toBe('5');
     expect(await stat(page, 'App-open rate')).toBe('66.7%');
     expect(await stat(page, 'Opened the app')).toBe('2');
     const legend = page.locator('.outcome-legend');
     await expect.poll(() => legend.textContent()).toContain('Opened the app: 2 (66.7%)');
     await expect.poll(() => legend.textContent()).toContain('Stayed in browser: 1 (33.3%)');
-    // Recent taps: five rows, newest first, with the outcome of each.
+    // Recent clicks: five rows, newest first, with the outcome of each.
     const rows = page.getByRole('table').last().locator('tbody tr');
     await until(
       () => rows.count(),
@@ -119,7 +119,7 @@ describe.skipIf(browserSkipReason !== null)('dashboard: analytics pages with rea
     await expect.poll(() => rows.filter({ hasText: 'Stayed in browser' }).count()).toBe(1);
     await expect.poll(() => rows.filter({ hasText: 'Instagram' }).count()).toBe(3);
     await expect
-      .poll(() => page.getByRole('list', { name: 'Taps by device' }).textContent())
+      .poll(() => page.getByRole('list', { name: 'Clicks by device' }).textContent())
       .toMatch(/iPhone \/ iPad\s*3.*Desktop\s*2/s);
     // The period picker rewrites the route; the same taps are inside 7 days.
     await page.getByText('7 days', { exact: true }).click();
@@ -131,15 +131,15 @@ describe.skipIf(browserSkipReason !== null)('dashboard: analytics pages with rea
         (note) => note === 'Last 7 days',
       ),
     ).toBe('Last 7 days');
-    expect(await stat(page, 'Taps')).toBe('5');
+    expect(await stat(page, 'Clicks')).toBe('5');
     await shot(page, 'link-analytics-hero');
 
     // The organization-wide page.
     await page.goto(`${dash.server.url}/#/analytics`);
     await page.getByRole('heading', { name: 'Analytics', level: 1 }).waitFor();
     await page.locator('.stat').first().waitFor();
-    expect(await stat(page, 'Taps')).toBe('6');
-    expect(await stat(page, 'Links tapped')).toBe('2');
+    expect(await stat(page, 'Clicks')).toBe('6');
+    expect(await stat(page, 'Links clicked')).toBe('2');
     expect(await stat(page, 'App-open rate')).toBe('66.7%');
     await expect
       .poll(() => page.locator('.outcome-legend').textContent())
@@ -162,18 +162,18 @@ describe.skipIf(browserSkipReason !== null)('dashboard: analytics pages with rea
     await page.waitForURL(/tag=promo/);
     expect(
       await until(
-        () => stat(page, 'Taps'),
+        () => stat(page, 'Clicks'),
         (value) => value === '5',
       ),
     ).toBe('5');
-    expect(await stat(page, 'Links tapped')).toBe('1');
+    expect(await stat(page, 'Links clicked')).toBe('1');
     await expect
       .poll(() => page.getByRole('link', { name: 'Export CSV' }).getAttribute('href'))
       .toContain('tag=promo');
     await page.getByLabel('Tag').selectOption('');
     expect(
       await until(
-        () => stat(page, 'Taps'),
+        () => stat(page, 'Clicks'),
         (value) => value === '6',
       ),
     ).toBe('6');
@@ -183,7 +183,7 @@ describe.skipIf(browserSkipReason !== null)('dashboard: analytics pages with rea
     await page.reload();
     await page.getByRole('heading', { name: 'Analytics', level: 1 }).waitFor();
     await page.locator('.stat').first().waitFor();
-    expect(await stat(page, 'Taps')).toBe('6');
+    expect(await stat(page, 'Clicks')).toBe('6');
     expect(await stat(page, 'App-open rate')).toBe('—');
     await expect
       .poll(() => page.locator('[data-feature="fullAnalytics"]').textContent())
@@ -194,11 +194,11 @@ describe.skipIf(browserSkipReason !== null)('dashboard: analytics pages with rea
     await page.goto(`${dash.server.url}/#/links/${video.id}/analytics`);
     await page.getByRole('heading', { name: 'Link analytics', level: 1 }).waitFor();
     await page.locator('.stat').first().waitFor();
-    expect(await stat(page, 'Taps')).toBe('5');
+    expect(await stat(page, 'Clicks')).toBe('5');
     expect(await stat(page, 'App-open rate')).toBe('—');
     await page.locator('[data-feature="fullAnalytics"]').waitFor();
     await expect.poll(() => page.locator('.outcome-legend').count()).toBe(0);
-    await expect.poll(() => page.getByRole('heading', { name: 'Recent taps' }).count()).toBe(0);
+    await expect.poll(() => page.getByRole('heading', { name: 'Recent clicks' }).count()).toBe(0);
     await shot(page, 'link-analytics-sidekick');
     expect(errors).toEqual([]);
     await context.close();
@@ -226,11 +226,11 @@ describe.skipIf(browserSkipReason !== null)('dashboard: analytics pages with rea
     );
     await page.goto(`${dash.server.url}/#/links/${link.id}/analytics`);
     await page.locator('.stat').first().waitFor();
-    expect(await stat(page, 'Taps')).toBe('1');
+    expect(await stat(page, 'Clicks')).toBe('1');
     expect(await stat(page, 'App-open rate')).toBe('—');
     await expect
       .poll(() => page.locator('.stat', { hasText: 'App-open rate' }).locator('.stat-note').textContent())
-      .toBe('no outcomes reported yet');
+      .toBe('no tap has reported an outcome yet');
     // The A/B table: both variants, weights as shares, the one visit counted on one of them.
     const variants = page.getByRole('heading', { name: 'A/B variants' }).locator('xpath=ancestor::section');
     const cells = await variants.locator('tbody tr').allTextContents();

@@ -273,7 +273,7 @@ describe.skipIf(browserSkipReason !== null)('dashboard: bio page editor and medi
       .toContain('Custom bio theme is part of Hero and Legend');
     await expect.poll(() => page.getByLabel('Accent', { exact: true }).count()).toBe(0);
     // Per-block stats need full analytics: said once, quietly.
-    await page.getByText('Taps and app-open rates per block come with Hero').waitFor();
+    await page.getByText('Clicks and app-open rates per block come with Hero').waitFor();
     await shoot(page, 'bio-sidekick-1280');
 
     await page.goto(`${dash.server.url}/#/media-kit`);

@@ -7,7 +7,8 @@ import { browserSkipReason, fitsWidth, logIn, openPage, until, useDashboard } fr
 /**
  * The in-app browser heat-map on the analytics pages, against real taps: escape pages served through the
  * real short links to real in-app user agents, outcomes through the real beacon. The table must show
- * exactly those open rates (opened ÷ taps) per in-app browser and OS, tinted from red to green with the
+ * exactly those open rates (the dashboard's one definition: opened ÷ taps that reported) per in-app
+ * browser and OS, with the taps and reports of each cell, tinted from red to green with the
  * values written in readable ink, and the platform filter must narrow it. With SCREENSHOTS_DIR set, the
  * card is saved for docs/analytics.md.
  */
@@ -93,10 +94,11 @@ describe.skipIf(browserSkipReason !== null)('dashboard: the in-app browser heat-
 
     await page.goto(`${dash.server.url}/#/analytics`);
     await page.getByRole('heading', { name: 'App-open rate by in-app browser' }).waitFor();
+    // TikTok on Android: 1 of its 2 taps reported, and opened: 100 % of the reported, as the headline rate.
     expect(await heatRows(page)).toEqual([
-      ['Instagram', '66.7% 3 taps', '0% 1 tap'],
-      ['TikTok', '— no taps', '50% 2 taps'],
-      ['Browser (no in-app)', '100% 1 tap', '— no taps'],
+      ['Instagram', '66.7% 3 taps · 3 reported', '0% 1 tap · 1 reported'],
+      ['TikTok', '— no taps', '100% 2 taps · 1 reported'],
+      ['Browser (no in-app)', '100% 1 tap · 1 reported', '— no taps'],
     ]);
     // Red for 0 %, green for 100 %, in between for 66.7 %.
     const [red0, green0] = (await tint(page, 'Instagram', 1)) as [number, number];
@@ -111,7 +113,7 @@ describe.skipIf(browserSkipReason !== null)('dashboard: the in-app browser heat-
       cells: { inApp: string | null; taps: number }[];
     };
     const strategies = page.getByRole('table', {
-      name: 'Open rate per in-app browser, OS, platform and strategy',
+      name: 'App-open rate per in-app browser, OS, platform and strategy',
     });
     await expect.poll(() => strategies.locator('tbody tr').count()).toBe(api.cells.length);
     await expect
@@ -131,8 +133,8 @@ describe.skipIf(browserSkipReason !== null)('dashboard: the in-app browser heat-
         (rows) => rows.length === 2,
       ),
     ).toEqual([
-      ['TikTok', '— no taps', '50% 2 taps'],
-      ['Browser (no in-app)', '100% 1 tap', '— no taps'],
+      ['TikTok', '— no taps', '100% 2 taps · 1 reported'],
+      ['Browser (no in-app)', '100% 1 tap · 1 reported', '— no taps'],
     ]);
     await page.setViewportSize({ width: 375, height: 812 });
     expect(await fitsWidth(page)).toBe(true);
@@ -141,7 +143,9 @@ describe.skipIf(browserSkipReason !== null)('dashboard: the in-app browser heat-
     // The link's own page: its taps only.
     await page.goto(`${dash.server.url}/#/links/${video.id}/analytics`);
     await page.getByRole('heading', { name: 'App-open rate by in-app browser' }).waitFor();
-    expect(await heatRows(page)).toEqual([['Instagram', '66.7% 3 taps', '0% 1 tap']]);
+    expect(await heatRows(page)).toEqual([
+      ['Instagram', '66.7% 3 taps · 3 reported', '0% 1 tap · 1 reported'],
+    ]);
 
     // Sidekick: no heat-map, the upgrade notice instead.
     await dash.server.accounts.setTier(who.orgId, 'sidekick');

@@ -31,7 +31,7 @@ export function BarList({ rows, label }: { rows: { name: string; value: number }
   );
 }
 
-/** Taps per day as columns, with an accessible table behind it. */
+/** Clicks per day (or hour) as columns, with an accessible table behind it. */
 export function ColumnChart({
   points,
   label,
@@ -39,7 +39,7 @@ export function ColumnChart({
   points: { label: string; value: number }[];
   label: string;
 }) {
-  if (points.length === 0) return <p className="muted">No taps in this window yet.</p>;
+  if (points.length === 0) return <p className="muted">No clicks in this window yet.</p>;
   const max = Math.max(...points.map((point) => point.value), 1);
   const width = 600;
   const height = 160;

@@ -12,7 +12,7 @@ import { EscapeHeatmap } from './EscapeHeatmap';
 import {
   AnalyticsTable,
   BreakdownCards,
-  DailyTapsChart,
+  DailyClicksChart,
   LockedStat,
   NO_OUTCOMES,
   numeric,
@@ -21,12 +21,14 @@ import {
 } from './sections';
 import {
   hourLabel,
+  OPEN_RATE_MEANS,
   openRate,
   PeriodPicker,
   periodOf,
   platformName,
   RateCell,
   reportedOf,
+  SampledNote,
   setQuery,
 } from './shared';
 import './analytics.css';
@@ -60,7 +62,7 @@ export function AnalyticsPage({ path }: { params: Record<string, string>; path: 
     <div className="an-page">
       <PageHeader
         title="Analytics"
-        subtitle="Every tap on every link: where it came from and whether the app opened."
+        subtitle="Every click on every link and where it came from; for taps (phones sent to an app), whether the app opened."
         actions={
           session.features.analyticsExport && stats.data?.configured ? (
             <a className="btn btn-secondary" href={`/api/analytics/export?${exportSearch}`} download>
@@ -125,13 +127,18 @@ function Overview({
     <>
       <div className="stats">
         <Stat
-          label="Taps"
+          label="Clicks"
           value={formatNumber(data.total)}
           note={`Last ${days} days${filtered ? ', filtered' : ''}`}
         />
-        <Stat label="Links tapped" value={formatNumber(data.perLink.length)} note="with at least one tap" />
+        <Stat
+          label="Links clicked"
+          value={formatNumber(data.perLink.length)}
+          note="with at least one click"
+        />
         {locked ? <LockedStat label="App-open rate" /> : <OutcomeStats outcomes={data.outcomes} />}
       </div>
+      <SampledNote sampled={data.sampled} />
       {locked ? (
         <>
           <UpgradeNotice feature="fullAnalytics" />
@@ -156,13 +163,13 @@ function TopLinks({
   return (
     <Card title="Top links">
       {perLink.length === 0 ? (
-        <EmptyState title="No taps in this period">
+        <EmptyState title="No clicks in this period">
           <p>
-            Share a link from <a href="#/links">your links</a>: taps appear here within a second or two.
+            Share a link from <a href="#/links">your links</a>: clicks appear here within a second or two.
           </p>
         </EmptyState>
       ) : (
-        <AnalyticsTable columns={['Link', numeric('Taps'), numeric('Share')]}>
+        <AnalyticsTable columns={['Link', numeric('Clicks'), numeric('Share')]}>
           {perLink.slice(0, 20).map((row) => {
             const link = idBySlug.get(row.slug);
             return (
@@ -234,18 +241,17 @@ function FullSeries({ data, days, heatmap }: { data: Analytics; days: number; he
           </AnalyticsTable>
         ) : null}
         <p className="an-note">
-          Numbers are sampled estimates: read them as trends. A rate shows “—” until a phone reports an
-          outcome.
+          App-open rate: {OPEN_RATE_MEANS}. It shows “—” until a tap reports an outcome.
         </p>
       </Card>
       {heatmap}
       <div className="an-grid">
-        <Card title="Taps per day">
-          <DailyTapsChart data={data} days={days} />
+        <Card title="Clicks per day">
+          <DailyClicksChart data={data} days={days} />
         </Card>
         <Card title="Time of day">
           <ColumnChart
-            label="Taps by hour of the day (UTC)"
+            label="Clicks by hour of the day (UTC)"
             points={(data.hourly ?? []).map((row) => ({ label: hourLabel(row.hour), value: row.clicks }))}
           />
         </Card>

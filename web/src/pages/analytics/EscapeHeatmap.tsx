@@ -10,13 +10,15 @@ import {
 } from '../../components/ui';
 import { useApi } from '../../use-api';
 import { AnalyticsTable, numeric } from './sections';
-import { platformName, RateCell } from './shared';
+import { OPEN_RATE_MEANS, platformName, RateCell } from './shared';
 import './escape-heatmap.css';
 
 /**
- * Where the escape works: the app-open rate (opened ÷ escape pages served) of every in-app browser on
- * iOS and Android, as a heat-map with the numbers written in each cell, then the same per strategy so a
- * creator sees which hand-off the bandit is learning to prefer. GET /api/analytics/escape.
+ * Where the escape works: the app-open rate of every in-app browser on iOS and Android, as a heat-map with
+ * the numbers written in each cell, then the same per strategy so a creator sees which hand-off the bandit
+ * is learning to prefer. GET /api/analytics/escape. The rate is the dashboard's one app-open rate
+ * (OPEN_RATE_MEANS: opened ÷ taps that reported), computed here from the cells' outcomes, so it agrees
+ * with the page's headline rate; each cell also says how many taps it had and how many reported.
  */
 
 const OSES = [
@@ -47,8 +49,10 @@ export function heatColour(rate: number): string {
 interface Sum {
   taps: number;
   opened: number;
+  reported: number;
 }
-const rateOf = (sum: Sum | undefined) => (sum && sum.taps > 0 ? sum.opened / sum.taps : null);
+const rateOf = (sum: Sum | undefined) => (sum && sum.reported > 0 ? sum.opened / sum.reported : null);
+const reportedOfCell = (cell: EscapeCell) => cell.opened + cell.browser + cell.broken;
 
 /** Taps and opens per in-app browser and OS, summed over strategies (and platforms); most taps first. */
 export function heatRows(cells: readonly EscapeCell[]): { inApp: string | null; byOs: Map<string, Sum> }[] {
@@ -56,9 +60,10 @@ export function heatRows(cells: readonly EscapeCell[]): { inApp: string | null; 
   for (const cell of cells) {
     const key = cell.inApp ?? '';
     const row = rows.get(key) ?? { inApp: cell.inApp, byOs: new Map(), taps: 0 };
-    const sum = row.byOs.get(cell.os) ?? { taps: 0, opened: 0 };
+    const sum = row.byOs.get(cell.os) ?? { taps: 0, opened: 0, reported: 0 };
     sum.taps += cell.taps;
     sum.opened += cell.opened;
+    sum.reported += reportedOfCell(cell);
     row.byOs.set(cell.os, sum);
     row.taps += cell.taps;
     rows.set(key, row);
@@ -117,8 +122,9 @@ export function EscapeHeatmap({
           <HeatLegend />
           <StrategyTable cells={shown} />
           <p className="an-note">
-            Open rate is taps that opened the app ÷ escape pages served. Where an app allows several ways out,
-            linkhop tries them and sends most taps to the one that works best.
+            A tap is an escape page served to a phone. App-open rate: {OPEN_RATE_MEANS}, as everywhere on this
+            page. Where an app allows several ways out, linkhop tries them and sends most taps to the one that
+            works best.
           </p>
         </>
       )}
@@ -147,16 +153,18 @@ function HeatTable({ cells }: { cells: readonly EscapeCell[] }) {
               {OSES.map((os) => {
                 const sum = row.byOs.get(os.key);
                 const rate = rateOf(sum);
+                const taps = sum?.taps ?? 0;
+                const tapsText = `${formatNumber(taps)} ${taps === 1 ? 'tap' : 'taps'}`;
                 return rate === null ? (
                   <td key={os.key} className="heat-empty">
                     <span className="heat-rate">—</span>
-                    <span className="heat-taps">no taps</span>
+                    <span className="heat-taps">{taps === 0 ? 'no taps' : `${tapsText}, none reported`}</span>
                   </td>
                 ) : (
                   <td key={os.key} className="heat-cell" style={{ background: heatColour(rate) }}>
                     <span className="heat-rate">{formatRate(rate)}</span>
                     <span className="heat-taps">
-                      {formatNumber(sum?.taps ?? 0)} {sum?.taps === 1 ? 'tap' : 'taps'}
+                      {tapsText} · {formatNumber(sum?.reported ?? 0)} reported
                     </span>
                   </td>
                 );
@@ -183,7 +191,7 @@ function HeatLegend() {
 function StrategyTable({ cells }: { cells: readonly EscapeCell[] }) {
   return (
     <AnalyticsTable
-      label="Open rate per in-app browser, OS, platform and strategy"
+      label="App-open rate per in-app browser, OS, platform and strategy"
       columns={[
         'In-app browser',
         'OS',
@@ -193,7 +201,7 @@ function StrategyTable({ cells }: { cells: readonly EscapeCell[] }) {
         numeric('Opened'),
         numeric('Browser'),
         numeric('Failed'),
-        numeric('Open rate'),
+        numeric('App-open rate'),
       ]}
     >
       {cells.slice(0, 50).map((cell) => (
@@ -207,7 +215,7 @@ function StrategyTable({ cells }: { cells: readonly EscapeCell[] }) {
           <td className="num">{formatNumber(cell.browser)}</td>
           <td className="num">{formatNumber(cell.broken)}</td>
           <td className="num">
-            <RateCell rate={cell.openRate} />
+            <RateCell rate={reportedOfCell(cell) > 0 ? cell.opened / reportedOfCell(cell) : null} />
           </td>
         </tr>
       ))}

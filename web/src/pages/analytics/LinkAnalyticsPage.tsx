@@ -20,7 +20,7 @@ import { EscapeHeatmap } from './EscapeHeatmap';
 import {
   AnalyticsTable,
   BreakdownCards,
-  DailyTapsChart,
+  DailyClicksChart,
   LockedStat,
   NO_OUTCOMES,
   numeric,
@@ -30,6 +30,7 @@ import {
 import {
   countryName,
   deviceName,
+  OPEN_RATE_MEANS,
   outcomeLabel,
   outcomeTone,
   PeriodPicker,
@@ -37,6 +38,7 @@ import {
   platformName,
   RateCell,
   reportedOf,
+  SampledNote,
   setQuery,
 } from './shared';
 import './analytics.css';
@@ -155,7 +157,7 @@ function LinkStats({
   return (
     <>
       <div className="stats">
-        <Stat label="Taps" value={formatNumber(data.total)} note={`Last ${days} days`} />
+        <Stat label="Clicks" value={formatNumber(data.total)} note={`Last ${days} days`} />
         {locked ? (
           <>
             <LockedStat label="App-open rate" />
@@ -165,6 +167,7 @@ function LinkStats({
           <OutcomeStats outcomes={outcomes} />
         )}
       </div>
+      <SampledNote sampled={data.sampled} />
 
       {locked ? (
         <UpgradeNotice feature="fullAnalytics" />
@@ -174,14 +177,13 @@ function LinkStats({
             <OutcomeSplit outcomes={outcomes ?? NO_OUTCOMES} />
             {outcomes && reportedOf(outcomes) > 0 ? (
               <p className="an-note">
-                Outcomes come from phones that tapped through the escape page. Numbers are sampled estimates:
-                read them as trends.
+                Outcomes are what escape pages reported back. App-open rate: {OPEN_RATE_MEANS}.
               </p>
             ) : null}
           </Card>
           {heatmap}
-          <Card title="Taps over time">
-            <DailyTapsChart data={data} days={days} />
+          <Card title="Clicks over time">
+            <DailyClicksChart data={data} days={days} />
           </Card>
           <div className="an-grid">
             <BreakdownCards data={data} />
@@ -208,7 +210,7 @@ function AbTable({ link, ab }: { link: Link; ab: AbStats | undefined }) {
             'Variant',
             'Destination',
             numeric('Weight'),
-            numeric('Taps'),
+            numeric('Clicks'),
             numeric('Opened'),
             numeric('App-open rate'),
           ]}
@@ -239,14 +241,14 @@ function AbTable({ link, ab }: { link: Link; ab: AbStats | undefined }) {
 
 function RecentClicks({ clicks }: { clicks: Clicks | undefined }) {
   return (
-    <Card title="Recent taps" actions={<span className="card-note">Newest {RECENT}, last 90 days</span>}>
+    <Card title="Recent clicks" actions={<span className="card-note">Newest {RECENT}, last 90 days</span>}>
       {!clicks ? (
-        <Loading label="Loading taps" />
+        <Loading label="Loading clicks" />
       ) : clicks.upgrade ? (
         <UpgradeNotice feature="fullAnalytics" compact />
       ) : clicks.clicks.length === 0 ? (
-        <EmptyState title="No taps yet">
-          <p>Share the short link: every human tap shows up here within a second or two.</p>
+        <EmptyState title="No clicks yet">
+          <p>Share the short link: every human click shows up here within a second or two.</p>
         </EmptyState>
       ) : (
         <AnalyticsTable columns={['When', 'Outcome', 'From app', 'Where', 'Device']}>

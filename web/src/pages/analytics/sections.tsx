@@ -8,6 +8,7 @@ import {
   dayLabel,
   deviceName,
   NotConnected,
+  OPEN_RATE_MEANS,
   openRate,
   platformName,
   reportedOf,
@@ -50,7 +51,7 @@ export function LockedStat({ label }: { label: string }) {
   );
 }
 
-/** The app-open rate (a dash until a phone reports) and how many taps opened the app. */
+/** The app-open rate (a dash until a tap reports) and how many taps opened the app. */
 export function OutcomeStats({ outcomes }: { outcomes: Outcomes | undefined }) {
   const rate = openRate(outcomes);
   const reported = outcomes ? reportedOf(outcomes) : 0;
@@ -59,7 +60,11 @@ export function OutcomeStats({ outcomes }: { outcomes: Outcomes | undefined }) {
       <Stat
         label="App-open rate"
         value={formatRate(rate)}
-        note={rate === null ? 'no outcomes reported yet' : `of ${formatNumber(reported)} reported taps`}
+        note={
+          rate === null
+            ? 'no tap has reported an outcome yet'
+            : `${OPEN_RATE_MEANS} (${formatNumber(reported)} reported)`
+        }
       />
       <Stat
         label="Opened the app"
@@ -72,34 +77,34 @@ export function OutcomeStats({ outcomes }: { outcomes: Outcomes | undefined }) {
 
 export const NO_OUTCOMES: Outcomes = { opened: 0, browser: 0, broken: 0 };
 
-export function DailyTapsChart({ data, days }: { data: Analytics; days: number }) {
+export function DailyClicksChart({ data, days }: { data: Analytics; days: number }) {
   return (
     <ColumnChart
-      label={`Taps per day, last ${days} days`}
+      label={`Clicks per day, last ${days} days`}
       points={(data.timeseries ?? []).map((row) => ({ label: dayLabel(row.day), value: row.clicks }))}
     />
   );
 }
 
-/** Where the taps came from: one card each for countries, devices, platforms and referrers. */
+/** Where the clicks came from: one card each for countries, devices, platforms and referrers. */
 export function BreakdownCards({ data }: { data: Analytics }) {
   return (
     <>
       <Card title="Countries">
         <BarList
-          label="Taps by country"
+          label="Clicks by country"
           rows={(data.countries ?? []).map((row) => ({ name: countryName(row.country), value: row.clicks }))}
         />
       </Card>
       <Card title="Devices">
         <BarList
-          label="Taps by device"
+          label="Clicks by device"
           rows={(data.devices ?? []).map((row) => ({ name: deviceName(row.device), value: row.clicks }))}
         />
       </Card>
       <Card title="Platforms">
         <BarList
-          label="Taps by platform"
+          label="Clicks by platform"
           rows={(data.platforms ?? []).map((row) => ({
             name: platformName(row.platform),
             value: row.clicks,
@@ -108,7 +113,7 @@ export function BreakdownCards({ data }: { data: Analytics }) {
       </Card>
       <Card title="Referrers">
         <BarList
-          label="Taps by referrer"
+          label="Clicks by referrer"
           rows={(data.referrers ?? []).map((row) => ({
             name: row.referrer ?? 'Direct or unknown',
             value: row.clicks,

@@ -48,7 +48,7 @@ export function PeriodPicker({ days, onChange }: { days: number; onChange: (days
 export function NotConnected() {
   return (
     <Banner kind="info">
-      <strong>Analytics is not connected on this server.</strong> Links keep redirecting normally; taps are
+      <strong>Analytics is not connected on this server.</strong> Links keep redirecting normally; clicks are
       not being recorded, so there are no numbers to show. The operator turns it on with{' '}
       <code>ANALYTICS=on</code>.
     </Banner>
@@ -128,6 +128,18 @@ export function countryName(code: string | null | undefined): string {
 
 export const reportedOf = (o: Outcomes) => o.opened + o.browser + o.broken;
 
+/*
+ * The words of the analytics pages (docs/analytics.md, "Words"): a click is a person's visit of a short
+ * link; a tap is a click that was served an escape page (a phone, a destination an app opens), so a
+ * desktop click is never a tap; an outcome is what a tap's page reported back.
+ */
+
+/**
+ * The one app-open rate of the dashboard, written beside every rate it shows: the API's `appOpenRate`
+ * (links, A/B variants, bio blocks), used for the escape heat-map too so one page never shows two.
+ */
+export const OPEN_RATE_MEANS = 'taps that opened the app ÷ taps that reported an outcome';
+
 /** opened / reported, or null when nothing was reported (never 0 %). */
 export function openRate(o: Outcomes | undefined): number | null {
   if (!o) return null;
@@ -160,6 +172,25 @@ const OUTCOME_TONES: Record<string, 'good' | 'warn' | 'bad' | 'neutral'> = {
 };
 export const outcomeLabel = (outcome: string) => OUTCOME_LABELS[outcome] ?? outcome;
 export const outcomeTone = (outcome: string) => OUTCOME_TONES[outcome] ?? 'neutral';
+
+/** What `sampled: true` means, in the words of docs/analytics.md ("Sampled"). */
+export const SAMPLED_MEANS =
+  'linkhop counts every click it records, but does not promise an audit-exact count: a click can be lost ' +
+  'when the server is overloaded or stops before writing it, and bots and link previews are left out. ' +
+  'App-open rates come only from the taps whose page reported an outcome.';
+
+/** The API's `sampled` flag, explained; nothing when the answer does not say its numbers are sampled. */
+export function SampledNote({ sampled }: { sampled: boolean | undefined }) {
+  if (sampled !== true) return null;
+  return (
+    <details className="an-note an-sampled">
+      <summary>Sampled estimates: read them as trends</summary>
+      <p>
+        {SAMPLED_MEANS} More in <span className="mono">docs/analytics.md</span>, “Sampled”.
+      </p>
+    </details>
+  );
+}
 
 /** A rate with a thin bar; '—' and no bar while nothing was reported. */
 export function RateCell({ rate }: { rate: number | null }) {

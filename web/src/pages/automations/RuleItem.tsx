@@ -143,7 +143,7 @@ function RuleStats({ stats }: { stats: AutomationStats | undefined }) {
     ['People reached', count(stats?.recipients)],
     ['Failed', count(stats?.failed)],
     ['Skipped', count(stats?.skipped)],
-    ['Link taps', count(stats?.link?.clicks)],
+    ['Link clicks', count(stats?.link?.clicks)],
     ['App-open rate', formatRate(stats?.link?.appOpenRate)],
   ];
   return (

@@ -178,7 +178,7 @@ export function BlockCaption({
       {row ? (
         <span className="blk-stats" title={`Last ${window} days, sampled estimates`}>
           <span>
-            {formatNumber(row.clicks)} {row.clicks === 1 ? 'tap' : 'taps'}
+            {formatNumber(row.clicks)} {row.clicks === 1 ? 'click' : 'clicks'}
           </span>
           {row.appOpenRate !== null ? <span>{formatRate(row.appOpenRate)} opened the app</span> : null}
         </span>

@@ -88,7 +88,7 @@ export function BlocksCard({
       ))}
       {stats.data?.upgrade ? (
         <p className="stats-upsell">
-          <span aria-hidden="true">★</span> Taps and app-open rates per block come with Hero.{' '}
+          <span aria-hidden="true">★</span> Clicks and app-open rates per block come with Hero.{' '}
           <a href="#/settings">See plans</a>
         </p>
       ) : null}

@@ -165,7 +165,7 @@ export function LinksPage({ path }: { params: Record<string, string>; path: stri
           <EmptyState title="Create your first smart link">
             <p>
               Paste a YouTube, Spotify or shop link: linkhop opens it in the app, even from inside Instagram
-              and TikTok, and counts every tap.
+              and TikTok, and counts every click.
             </p>
             <a className="btn btn-primary" href="#/links/new">
               Create a link
