@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { regionName } from '../core/intl.js';
 import { urlField } from '../core/urls.js';
 import { normalizeHostname } from '../domains/hostnames.js';
 
@@ -58,13 +59,12 @@ export const utmSchema = z
   })
   .strict();
 
-const regionNames = new Intl.DisplayNames(['en'], { type: 'region' });
 // Region codes that ICU names but that are not countries a visitor can be in.
 const NOT_COUNTRIES = new Set(['EU', 'EZ', 'UN', 'QO', 'XA', 'XB', 'ZZ', 'AA']);
 /** An ISO 3166-1 alpha-2 country code, upper-case, as the geo header carries it. */
 export function isCountryCode(code: string): boolean {
   if (!/^[A-Z]{2}$/.test(code) || NOT_COUNTRIES.has(code)) return false;
-  return regionNames.of(code) !== code;
+  return regionName(code) !== code;
 }
 
 /** Routing's shape, for the body (URLs checked and serialized) and for answers (stored strings). */

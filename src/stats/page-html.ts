@@ -1,4 +1,5 @@
 import { renderShell } from '../bio/page-shell.js';
+import { formatCount, regionName } from '../core/intl.js';
 import { escapeAttr, escapeHtml } from '../core/pages/escape-html.js';
 import type { PublicStats } from './schema.js';
 
@@ -18,18 +19,16 @@ const CSS =
   'table{width:100%;border-collapse:collapse}td,th{padding:.35rem 0;border-bottom:1px solid #0001;text-align:left}' +
   'td.n{text-align:right;font-variant-numeric:tabular-nums}.muted{opacity:.65}';
 
-const regionNames = new Intl.DisplayNames(['en'], { type: 'region' });
 const DEVICE_NAMES: Record<string, string> = {
   ios: 'iPhone and iPad',
   android: 'Android',
   desktop: 'Computer',
 };
-const numbers = new Intl.NumberFormat('en');
 
 function countryName(code: string | null): string {
   if (code === null) return 'Unknown';
   try {
-    return regionNames.of(code) ?? code;
+    return regionName(code) ?? code;
   } catch {
     return code;
   }
@@ -44,10 +43,10 @@ function chart(series: PublicStats['series']): string {
     .map((day, i) => {
       const h = Math.round((day.clicks / top) * (height - 2) * 10) / 10;
       const x = Math.round((i * step + step * 0.15) * 10) / 10;
-      return `<rect x="${x}" y="${height - h}" width="${Math.round(step * 0.7 * 10) / 10}" height="${h}"><title>${escapeHtml(`${day.date}: ${numbers.format(day.clicks)}`)}</title></rect>`;
+      return `<rect x="${x}" y="${height - h}" width="${Math.round(step * 0.7 * 10) / 10}" height="${h}"><title>${escapeHtml(`${day.date}: ${formatCount(day.clicks)}`)}</title></rect>`;
     })
     .join('');
-  const label = `Clicks per day over the last ${series.length} days, at most ${numbers.format(top)} a day`;
+  const label = `Clicks per day over the last ${series.length} days, at most ${formatCount(top)} a day`;
   const first = series[0]?.date ?? '';
   const last = series.at(-1)?.date ?? '';
   return (
@@ -59,7 +58,7 @@ function chart(series: PublicStats['series']): string {
 function table(caption: string, rows: { name: string; clicks: number }[]): string {
   if (rows.length === 0) return `<h2>${escapeHtml(caption)}</h2><p class="muted">No clicks yet.</p>`;
   const body = rows
-    .map((row) => `<tr><td>${escapeHtml(row.name)}</td><td class="n">${numbers.format(row.clicks)}</td></tr>`)
+    .map((row) => `<tr><td>${escapeHtml(row.name)}</td><td class="n">${formatCount(row.clicks)}</td></tr>`)
     .join('');
   return `<h2>${escapeHtml(caption)}</h2><table><tbody>${body}</tbody></table>`;
 }
@@ -75,7 +74,7 @@ export function renderPublicStatsPage(input: {
   const body =
     `<div class="hd"><h1>${escapeHtml(display)}</h1><div class="at">Public stats, last 30 days</div></div>` +
     '<section class="kpi" aria-label="Totals">' +
-    `<div><b>${numbers.format(stats.clicks)}</b><span>clicks</span></div>` +
+    `<div><b>${formatCount(stats.clicks)}</b><span>clicks</span></div>` +
     `<div><b>${escapeHtml(rate)}</b><span>app-open rate</span></div></section>` +
     chart(stats.series) +
     table(
@@ -90,7 +89,7 @@ export function renderPublicStatsPage(input: {
     nonce: input.nonce,
     url: `${shortUrl}+`,
     title: `${display}: public stats`,
-    description: `${numbers.format(stats.clicks)} clicks in the last 30 days`,
+    description: `${formatCount(stats.clicks)} clicks in the last 30 days`,
     image: null,
     theme: null,
     css: CSS,
