@@ -153,6 +153,13 @@ describe.skipIf(browserSkipReason !== null)('dashboard: the analytics words (iss
     await expect.poll(() => recent.locator('tbody tr').count()).toBe(10);
     expect(await recent.locator('tbody tr', { hasText: 'Desktop' }).count()).toBe(3);
 
+    // The links list shows a rate too: the same one, said the same way, and its clicks are clicks.
+    await page.goto(`${dash.server.url}/#/links`);
+    await page.getByRole('heading', { name: 'Links', level: 1 }).waitFor();
+    await expect.poll(() => page.locator('.lk-cell-num').first().textContent()).toContain('10');
+    expect(await page.locator('.lk-cell-num').nth(1).textContent()).toContain('67 %');
+    expect(await page.locator('.lk-table-note').textContent()).toContain(`app-open rate: ${OPEN_RATE_MEANS}`);
+
     // An answer that does not say `sampled: true` gets no "sampled" note.
     await page.route('**/api/analytics?**', async (route) => {
       const response = await route.fetch();

@@ -16,6 +16,7 @@ import { TIER_NAMES } from '../../plans';
 import { hashQuery } from '../../router';
 import { useAuthed } from '../../session';
 import { useApi } from '../../use-api';
+import { OPEN_RATE_MEANS } from '../analytics/shared';
 import { ArchiveDialog, shortDisplay } from './common';
 import { FolderFilter, TagFilter } from './filters';
 import { LinkRow, linksPath, useLinkListStats } from './link-row';
@@ -230,6 +231,9 @@ export function LinksPage({ path }: { params: Record<string, string>; path: stri
                 ))}
               </tbody>
             </table>
+            <p className="lk-table-note">
+              Last 30 days. A click is any visit of the short link; app-open rate: {OPEN_RATE_MEANS}.
+            </p>
           </div>
         ) : null}
         {offset > 0 || hasMore ? (
