@@ -1,8 +1,8 @@
 import { readFileSync } from 'node:fs';
 
 /**
- * Node's flags for our servers, read from `npm start` so that the benches run them as users do (none
- * today: the last one, --no-memory-reducer, went when src/keep-tick-maps.ts fixed what it worked around).
+ * Node's flags for our servers, read from `npm start` so that the benches run them as users do (today
+ * --max-semi-space-size=4: docs/operations.md, "Memory").
  */
 export const SERVER_FLAGS = (() => {
   // BENCH_SERVER_FLAGS="--flag ..." measures other flags beside the same run's baseline (a before/after).

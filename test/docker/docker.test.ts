@@ -137,6 +137,12 @@ describe('the image entrypoint, as a plain process', () => {
     for (let i = 0; i < 200 && !/"url":"http:/.test(server.output()); i++)
       await new Promise((resolve) => setTimeout(resolve, 50));
     expect(server.output()).toMatch(/"url":"http:/);
+    // The server runs with npm start's node flags (the young generation's cap: docs/operations.md).
+    const { scripts } = JSON.parse(readFileSync('package.json', 'utf8')) as { scripts: { start: string } };
+    const startFlags = scripts.start.split(/\s+/).filter((word) => word.startsWith('--'));
+    expect(startFlags).toContain('--max-semi-space-size=4');
+    const argv = readFileSync(`/proc/${server.child.pid}/cmdline`, 'utf8').split('\0');
+    for (const flag of startFlags) expect(argv).toContain(flag);
     const [command, ...args] = healthcheckCommand();
     const check = run(command === 'node' ? process.execPath : (command as string), args, { PORT: port });
     expect(await check.exited).toBe(0);

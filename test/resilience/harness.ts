@@ -1,6 +1,6 @@
 import { type ChildProcess, spawn, spawnSync } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { Agent, request } from 'node:http';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -16,6 +16,14 @@ import { UA } from '../helpers/user-agents.js';
  */
 
 const CLI = join(import.meta.dirname, '../../dist/cli/main.js');
+/** Node's flags from `npm start`: instances run as users run them (the soak measures their memory). */
+const START_FLAGS = (
+  JSON.parse(readFileSync(join(import.meta.dirname, '../../package.json'), 'utf8')) as {
+    scripts: { start: string };
+  }
+).scripts.start
+  .split(/\s+/)
+  .filter((word) => word.startsWith('--'));
 export const SESSION_SECRET = 'fault-suite-session-secret-0123456789';
 const postgresUrl = process.env.DATABASE_URL_TEST;
 
@@ -91,9 +99,12 @@ export interface InstanceOptions {
 export function startInstance(options: InstanceOptions): Promise<Instance> {
   const ownSpill = options.spillDir === undefined;
   const spillDir = options.spillDir ?? mkdtempSync(join(tmpdir(), 'linkhop-spill-'));
-  const nodeArgs = options.heapSnapshotDir
-    ? ['--heapsnapshot-signal=SIGUSR2', `--diagnostic-dir=${options.heapSnapshotDir}`]
-    : [];
+  const nodeArgs = [
+    ...START_FLAGS,
+    ...(options.heapSnapshotDir
+      ? ['--heapsnapshot-signal=SIGUSR2', `--diagnostic-dir=${options.heapSnapshotDir}`]
+      : []),
+  ];
   const child = spawn(process.execPath, [...nodeArgs, CLI, 'serve'], {
     env: childEnv({
       PORT: '0',
