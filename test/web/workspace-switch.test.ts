@@ -1,11 +1,13 @@
 import { randomUUID } from 'node:crypto';
 import type { Page } from 'playwright-core';
-import { describe, expect, it } from 'vitest';
+import { afterAll, describe, expect, it } from 'vitest';
 import type { ClickInput } from '../../src/analytics/click-buffer.js';
 import { createAnalyticsRepo } from '../../src/analytics/repo.js';
 import { DAY_MS } from '../../src/analytics/rollups.js';
 import type { Link } from '../../src/links/schema.js';
 import { createMemberRepo } from '../../src/members/repo.js';
+import type { FakeSocialProvider } from '../fakes/social-provider.js';
+import { fakeProviderEnv } from './demo.js';
 import {
   apiCall,
   browserSkipReason,
@@ -18,7 +20,8 @@ import {
 /**
  * Issue #32, item 6a: switching workspace shows the new workspace's data on every page, never the old
  * one's. One person is owner of "Owl Studio" and admin of "Lark Studio"; each workspace has its own links,
- * clicks, domain, import, bio page, media kit, contacts, broadcast, webhook, key and invite, every one named
+ * clicks, domain, import, bio page, media kit, contacts, broadcast, Instagram account and DM rule (the fake
+ * provider), webhook, key and invite, every one named
  * after its workspace, so a page that shows a name of the other workspace is caught by name.
  */
 
@@ -55,8 +58,30 @@ async function switchTo(page: Page, orgId: string): Promise<void> {
   await apiCall(page, 'POST', '/session/org', { orgId });
 }
 
+/** Connects the (fake) Instagram account `@{tag}.insta` to the session's workspace, the way the consent page does. */
+async function connectInstagram(page: Page, fake: FakeSocialProvider, tag: string): Promise<string> {
+  const userId = tag === 'owl' ? '17841400000000001' : '17841400000000002';
+  fake.addAccount(userId, `${tag}.insta`);
+  const meta = await apiCall<{ authUrl: string }>(page, 'GET', '/social/meta');
+  fake.consentUserId = userId;
+  const consent = await fetch(meta.authUrl, { redirect: 'manual' });
+  fake.consentUserId = null;
+  const back = new URL(consent.headers.get('location') ?? '');
+  const account = await apiCall<{ id: string }>(page, 'POST', '/social/connect', {
+    code: back.searchParams.get('code'),
+    state: back.searchParams.get('state'),
+  });
+  expect(account.id).toBeTruthy();
+  return account.id;
+}
+
 /** What one workspace holds, created through the dashboard's own API in that workspace. */
-async function seedWorkspace(page: Page, ws: Workspace, store: Parameters<typeof createAnalyticsRepo>[0]) {
+async function seedWorkspace(
+  page: Page,
+  ws: Workspace,
+  store: Parameters<typeof createAnalyticsRepo>[0],
+  fake: FakeSocialProvider,
+) {
   await switchTo(page, ws.orgId);
   const t = ws.tag;
   const links: Link[] = [];
@@ -121,6 +146,15 @@ async function seedWorkspace(page: Page, ws: Workspace, store: Parameters<typeof
     })),
   );
   await createAnalyticsRepo(store).writeClicks(clicks);
+  const accountId = await connectInstagram(page, fake, t);
+  const rule = await apiCall<{ id?: string }>(page, 'POST', '/social/automations', {
+    accountId,
+    linkId: links[0]?.id,
+    dmText: `${ws.name} DM: here is the link`,
+    enabled: true,
+    trigger: { type: 'comment', match: { mode: 'any', keywords: [`${t}-word`] }, mediaId: null },
+  });
+  expect(rule.id).toBeTruthy();
 }
 
 /** Each dashboard page that shows workspace data, with the names of a workspace it must show. */
@@ -135,6 +169,7 @@ const PAGES: {
   { path: '/imports', heading: 'Import links', marks: (t) => [t === 'owl' ? '3 imported' : '2 imported'] },
   { path: '/bio', heading: 'Bio page', marks: (t, name) => [`${t}studio`, `${name} bio`] },
   { path: '/media-kit', heading: 'Media kit', marks: (t) => [`${t}studio`] },
+  { path: '/automations', heading: 'DM automations', marks: (t, name) => [`@${t}.insta`, `${name} DM`] },
   { path: '/audience', heading: 'Audience', marks: (t) => [`${t}-fan@example.com`] },
   { path: '/broadcasts', heading: 'Broadcasts', marks: (_t, name) => [`${name} news`] },
   { path: '/webhooks', heading: 'Webhooks', marks: (t) => [`hooks.${t}.example`] },
@@ -146,7 +181,13 @@ const PAGES: {
 ];
 
 describe.skipIf(browserSkipReason !== null)('dashboard: switching workspace (issue #32, 6a)', () => {
-  const dash = useDashboard();
+  let fake: FakeSocialProvider | undefined;
+  const dash = useDashboard(async () => {
+    const provider = await fakeProviderEnv();
+    fake = provider.fake;
+    return provider.env;
+  });
+  afterAll(async () => fake?.stop());
 
   it('every page shows the new workspace and nothing of the old one, right after the switch', async () => {
     const owl = await dash.server.user('legend');
@@ -162,7 +203,7 @@ describe.skipIf(browserSkipReason !== null)('dashboard: switching workspace (iss
         .set({ name: ws.name })
         .where('id', '=', ws.orgId)
         .execute();
-      await seedWorkspace(page, ws, dash.server.testStore.store);
+      await seedWorkspace(page, ws, dash.server.testStore.store, fake as FakeSocialProvider);
     }
     await switchTo(page, A.orgId);
     await page.reload();
