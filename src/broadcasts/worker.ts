@@ -1,5 +1,5 @@
 import { createHash, randomBytes, randomUUID } from 'node:crypto';
-import nodemailer from 'nodemailer';
+import type { Transporter } from 'nodemailer';
 import { audienceDb } from '../audience/db.js';
 import { createPollingLoop } from '../jobs/polling-loop.js';
 import type { Store } from '../store/database.js';
@@ -18,10 +18,22 @@ export interface MailTransport {
   close?(): void;
 }
 
-/** nodemailer over SMTP_URL (`smtp://host:port`, or smtps:// and credentials in the URL). */
+/**
+ * nodemailer over SMTP_URL (`smtp://host:port`, or smtps:// and credentials in the URL), loaded with the
+ * first mail: about 3 MB of RSS a server that sends none need not hold.
+ */
 export function createSmtpTransport(smtpUrl: string): MailTransport {
-  const transport = nodemailer.createTransport(smtpUrl);
-  return { sendMail: (message) => transport.sendMail(message), close: () => transport.close() };
+  let transport: Promise<Transporter> | undefined;
+  const open = () => {
+    transport ??= import('nodemailer').then(({ default: nodemailer }) => nodemailer.createTransport(smtpUrl));
+    return transport;
+  };
+  return {
+    sendMail: async (message) => (await open()).sendMail(message),
+    close: () => {
+      void transport?.then((opened) => opened.close());
+    },
+  };
 }
 
 export interface BroadcastWorkerDeps {

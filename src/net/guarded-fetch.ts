@@ -1,7 +1,7 @@
 import { lookup as dnsLookup } from 'node:dns/promises';
 import type { Socket } from 'node:net';
 import { isIP, isIPv4 } from 'node:net';
-import { Agent, buildConnector, request as undiciRequest } from 'undici';
+import type { Agent, buildConnector, request as undiciRequestType } from 'undici';
 import { isPublicAddress } from './addresses.js';
 
 /**
@@ -182,38 +182,53 @@ export function createGuardedFetcher(options: GuardedFetcherOptions): GuardedFet
     return [...addresses].sort((a, b) => Number(isIPv4(b)) - Number(isIPv4(a)));
   }
 
-  const baseConnect = buildConnector({ timeout: defaultTimeout, ...(options.ca ? { ca: options.ca } : {}) });
-  const connectTo = (opts: buildConnector.Options) =>
-    new Promise<Socket>((resolve, reject) =>
-      baseConnect(opts, (err, socket) => (err ? reject(err) : resolve(socket as Socket))),
-    );
-
-  const pinnedConnect: buildConnector.connector = (opts, callback) => {
-    // SNI must carry the name the certificate is checked against, never the pinned IP.
-    const servername = opts.protocol === 'https:' && !isIP(opts.hostname) ? opts.hostname : undefined;
-    void (async () => {
-      // Bounded here too: undici cannot abort a request whose connection is still being set up.
-      const addresses = await withTimeout(resolveVerified(opts.hostname), defaultTimeout);
-      let lastError: unknown;
-      for (const address of addresses.slice(0, MAX_CONNECT_ATTEMPTS)) {
-        try {
-          return await connectTo({ ...opts, hostname: address, ...(servername ? { servername } : {}) });
-        } catch (err) {
-          lastError = err;
-        }
-      }
-      throw lastError;
-    })().then(
-      (socket) => callback(null, socket),
-      (err: Error) => callback(err, null),
-    );
+  /**
+   * undici, loaded and its pool made on the first outbound request: about 8 MB of RSS (its sources, the
+   * llhttp WebAssembly) that a server which never sends a webhook or reads a page need not hold.
+   */
+  let client: Promise<{ agent: Agent; send: typeof undiciRequestType }> | undefined;
+  const undiciClient = () => {
+    client ??= import('undici').then((undici) => {
+      const baseConnect = undici.buildConnector({
+        timeout: defaultTimeout,
+        ...(options.ca ? { ca: options.ca } : {}),
+      });
+      const agent = new undici.Agent({
+        connect: pinnedConnector(baseConnect),
+        headersTimeout: defaultTimeout,
+        bodyTimeout: defaultTimeout,
+      });
+      return { agent, send: undici.request };
+    });
+    return client;
   };
 
-  const agent = new Agent({
-    connect: pinnedConnect,
-    headersTimeout: defaultTimeout,
-    bodyTimeout: defaultTimeout,
-  });
+  const pinnedConnector = (baseConnect: buildConnector.connector): buildConnector.connector => {
+    const connectTo = (opts: buildConnector.Options) =>
+      new Promise<Socket>((resolve, reject) =>
+        baseConnect(opts, (err, socket) => (err ? reject(err) : resolve(socket as Socket))),
+      );
+    return (opts, callback) => {
+      // SNI must carry the name the certificate is checked against, never the pinned IP.
+      const servername = opts.protocol === 'https:' && !isIP(opts.hostname) ? opts.hostname : undefined;
+      void (async () => {
+        // Bounded here too: undici cannot abort a request whose connection is still being set up.
+        const addresses = await withTimeout(resolveVerified(opts.hostname), defaultTimeout);
+        let lastError: unknown;
+        for (const address of addresses.slice(0, MAX_CONNECT_ATTEMPTS)) {
+          try {
+            return await connectTo({ ...opts, hostname: address, ...(servername ? { servername } : {}) });
+          } catch (err) {
+            lastError = err;
+          }
+        }
+        throw lastError;
+      })().then(
+        (socket) => callback(null, socket),
+        (err: Error) => callback(err, null),
+      );
+    };
+  };
 
   async function request(rawUrl: string, init: GuardedRequestInit): Promise<GuardedResponse> {
     const timeoutMs = init.timeoutMs ?? defaultTimeout;
@@ -229,8 +244,9 @@ export function createGuardedFetcher(options: GuardedFetcherOptions): GuardedFet
     if (init.accept) headers.accept = init.accept;
     try {
       let url = parseTarget(rawUrl);
+      const { agent, send } = await undiciClient();
       for (let hop = 0; ; hop++) {
-        const pending = undiciRequest(url, {
+        const pending = send(url, {
           dispatcher: agent,
           method: init.method,
           headers,
@@ -274,7 +290,15 @@ export function createGuardedFetcher(options: GuardedFetcherOptions): GuardedFet
     await withTimeout(resolveVerified(stripBrackets(url.hostname)), defaultTimeout);
   }
 
-  return { checkUrl, request, close: () => agent.destroy() };
+  return {
+    checkUrl,
+    request,
+    close: async () => {
+      const loaded = client;
+      client = undefined;
+      if (loaded) await (await loaded).agent.destroy();
+    },
+  };
 }
 
 /** A slow resolver must not hold a check or a connection attempt open indefinitely. */
