@@ -1,6 +1,5 @@
 import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
-import QRCode from 'qrcode';
 import { z } from 'zod';
 import { featureError } from '../errors.js';
 import { contentResponse, errorResponses, idParams } from '../http/schemas.js';
@@ -59,6 +58,8 @@ export async function qrRoutes(
         color: { dark: fg ?? '#000000', light: bg ?? '#ffffff' },
       };
       reply.header('cache-control', 'private, max-age=300');
+      // Loaded with the first QR code asked for (with pngjs, about 1 MB a server need not hold before).
+      const { default: QRCode } = await import('qrcode');
       if (format === 'png') {
         const png = await QRCode.toBuffer(link.shortUrl, { ...options, type: 'png' });
         // An image, not JSON: the typed reply only knows the error schemas.

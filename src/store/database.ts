@@ -1,8 +1,9 @@
 import { mkdirSync } from 'node:fs';
+import { createRequire } from 'node:module';
 import { dirname } from 'node:path';
 import SQLite from 'better-sqlite3';
 import { Kysely, Migrator, PostgresDialect, SqliteDialect } from 'kysely';
-import pg from 'pg';
+import type pg from 'pg';
 import { isConnectionError } from './db-errors.js';
 import { createDbHealth, type DbHealth } from './db-health.js';
 import { migrationProvider } from './migrations/index.js';
@@ -79,11 +80,14 @@ function openSqlite(path: string, cacheMb: number | undefined): Store {
   return { db, dialect: 'sqlite', sqlite: database, health: createDbHealth(), close: () => db.destroy() };
 }
 
+/** pg, required (it is CommonJS, so synchronously) by the first PostgreSQL store: SQLite never loads it. */
+const requirePg = () => createRequire(import.meta.url)('pg') as typeof pg;
+
 function openPostgres(url: string, options: OpenStoreOptions): Store {
   const schema = options.schema;
   if (schema !== undefined && !/^[a-z_][a-z0-9_]{0,62}$/.test(schema)) throw new Error('Invalid schema name');
   const timeout = options.statementTimeoutMs;
-  const pool = new pg.Pool({
+  const pool = new (requirePg().Pool)({
     connectionString: url,
     max: options.maxConnections ?? 10,
     connectionTimeoutMillis: CONNECT_TIMEOUT_MS,

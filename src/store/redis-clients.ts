@@ -1,4 +1,4 @@
-import { Redis, type RedisOptions } from 'ioredis';
+import type { Redis, RedisOptions } from 'ioredis';
 import { type RedisHealth, type RedisHealthLogger, trackRedisHealth } from './redis-health.js';
 
 /**
@@ -48,6 +48,8 @@ export async function openRedisClients(
   logger: RedisHealthLogger,
   readyWithinMs = 2_000,
 ): Promise<RedisClients> {
+  // Loaded here, not at the top: an instance without REDIS_URL never holds ioredis (about 4 MB of RSS).
+  const { Redis } = await import('ioredis');
   const publisher = new Redis(url, redisClientOptions);
   const subscriber = new Redis(url, redisClientOptions);
   const clients = [publisher, subscriber];
