@@ -20,6 +20,9 @@ const USAGE = `usage: linkhop <command>
   key create ORG_ID [--name N] [--scopes links:read,analytics:read]
   key list ORG_ID
   key revoke KEY_ID
+  link create URL --org ORG_ID [--slug S --tags a,b ...]   make a link as POST /v1/links does
+  link list --org ORG_ID [--limit N --offset N --q TEXT]    list links as GET /v1/links does
+  link get LINK_ID --org ORG_ID | link stats LINK_ID --org ORG_ID
   import SOURCE --org ORG_ID ...   bring links from csv, bitly, shlink, kutt, dub or yourls`;
 
 // Each command loads only its own modules: the engine never pays for the hosted service's code (about
@@ -32,6 +35,7 @@ const commands: Record<string, (args: string[]) => Promise<void>> = {
   key: async (args) => (await import('./key.js')).runKey(args),
   import: async (args) => (await import('./import.js')).runImport(args),
   member: async (args) => (await import('./member.js')).runMember(args),
+  link: async (args) => (await import('./link.js')).runLink(args),
 };
 
 async function main(argv: string[]): Promise<void> {
