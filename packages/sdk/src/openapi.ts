@@ -624,7 +624,7 @@ export interface paths {
         put?: never;
         /**
          * Start importing links from another shortener or a CSV file
-         * @description Queues an import from a CSV, Bitly, Shlink, Kutt, Dub or YOURLS and answers 202 with its id; follow it with GET /imports/{id}. Slugs, verified custom hostnames, tags, titles and creation dates are kept; a slug already taken is skipped with its reason, and a re-run imports nothing twice. A CSV takes at most 10,000 rows (413 too_many_rows); an organization has at most 3 imports queued or running (429 too_many_imports).
+         * @description Queues an import from a CSV, Bitly, Shlink, Kutt, Dub or YOURLS and answers 202 with its id; follow it with GET /imports/{id}. Slugs, verified custom hostnames, tags, titles and creation dates are kept; a slug already taken is skipped with its reason, and a re-run imports nothing twice. A CSV takes at most 10,000 rows (413 too_many_rows); an organization has at most 3 imports queued or running (429 too_many_imports). A CSV may also come as the file itself with `content-type: text/csv`, or as the `file` part of a `multipart/form-data` body (on /v1: the dashboard's /api twin takes JSON only); any other content type is 415 unsupported_media_type.
          */
         post: operations["createImport"];
         delete?: never;
@@ -814,7 +814,11 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        get?: never;
+        /**
+         * What a sign-up made now would get
+         * @description The plan a new workspace starts on (Legend for an instance's first account, its operator's; SIGNUP_TIER after), its features and link cap, and whether the confirmation link is mailed or written to the server log (no SMTP).
+         */
+        get: operations["getSignupInfo"];
         put?: never;
         /** Sign up (a confirmation link is mailed) */
         post: operations["signup"];
@@ -1885,7 +1889,7 @@ export interface paths {
         put?: never;
         /**
          * Start importing links from another shortener or a CSV file
-         * @description Queues an import from a CSV, Bitly, Shlink, Kutt, Dub or YOURLS and answers 202 with its id; follow it with GET /imports/{id}. Slugs, verified custom hostnames, tags, titles and creation dates are kept; a slug already taken is skipped with its reason, and a re-run imports nothing twice. A CSV takes at most 10,000 rows (413 too_many_rows); an organization has at most 3 imports queued or running (429 too_many_imports).
+         * @description Queues an import from a CSV, Bitly, Shlink, Kutt, Dub or YOURLS and answers 202 with its id; follow it with GET /imports/{id}. Slugs, verified custom hostnames, tags, titles and creation dates are kept; a slug already taken is skipped with its reason, and a re-run imports nothing twice. A CSV takes at most 10,000 rows (413 too_many_rows); an organization has at most 3 imports queued or running (429 too_many_imports). A CSV may also come as the file itself with `content-type: text/csv`, or as the `file` part of a `multipart/form-data` body (on /v1: the dashboard's /api twin takes JSON only); any other content type is 415 unsupported_media_type.
          */
         post: operations["dashboardCreateImport"];
         delete?: never;
@@ -6939,6 +6943,124 @@ export interface operations {
             };
         };
     };
+    getSignupInfo: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /**
+                         * @description the plan a sign-up made now starts on
+                         * @enum {string}
+                         */
+                        tier: "sidekick" | "hero" | "legend";
+                        planName: string;
+                        /** @description true while the instance has no organization: that sign-up is the operator's, on Legend */
+                        firstAccount: boolean;
+                        /** @description live links the plan keeps */
+                        linkCap: number;
+                        features: {
+                            customSlugs: boolean;
+                            fullAnalytics: boolean;
+                            analyticsExport: boolean;
+                            removeBranding: boolean;
+                            api: boolean;
+                            bulkCreate: boolean;
+                            editDestination: boolean;
+                            platformTargeting: boolean;
+                            qrCodes: boolean;
+                            geoRouting: boolean;
+                            passwordLinks: boolean;
+                            folders: boolean;
+                            qrCustomization: boolean;
+                            richFallback: boolean;
+                            pixelInjection: boolean;
+                            webhooks: boolean;
+                            audienceSegments: boolean;
+                            audienceCapture: boolean;
+                            broadcasts: boolean;
+                            abTesting: boolean;
+                            scheduledLinks: boolean;
+                            linkInBio: boolean;
+                            bioCustomTheme: boolean;
+                            mediaKit: boolean;
+                            dmAutomations: boolean;
+                            customDomains: boolean;
+                        };
+                        /**
+                         * @description where the confirmation link went: mailed, or (no SMTP configured) written to the server log
+                         * @enum {string}
+                         */
+                        delivery: "email" | "log";
+                    };
+                };
+            };
+            /** @description Default Response */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Default Response */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Default Response */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Default Response */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Default Response */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Default Response */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
     signup: {
         parameters: {
             query?: never;
@@ -6967,6 +7089,11 @@ export interface operations {
                         /** @enum {string} */
                         status: "confirmation_sent";
                         message: string;
+                        /**
+                         * @description where the confirmation link went: mailed, or (no SMTP configured) written to the server log
+                         * @enum {string}
+                         */
+                        delivery: "email" | "log";
                     };
                 };
             };
