@@ -19,7 +19,7 @@ const password = z.string().min(8, 'Passwords have at least 8 characters').max(2
 const signupBody = z.object({ email, password, orgName: z.string().trim().min(1).max(100) }).strict();
 const confirmBody = z.object({ token: z.string().min(1).max(200) }).strict();
 const delivery = z
-  .enum(['email', 'log'])
+  .enum(['mail', 'server_log'])
   .describe('where the confirmation link went: mailed, or (no SMTP configured) written to the server log');
 const signupAnswer = z.object({ status: z.literal('confirmation_sent'), message: z.string(), delivery });
 const loginBody = z.object({ email: z.string().max(254), password: z.string().max(200) }).strict();
@@ -143,7 +143,7 @@ export async function dashboardAccountRoutes(
       return reply.code(202).send({
         status: 'confirmation_sent' as const,
         message:
-          deps.signup.delivery === 'email'
+          deps.signup.delivery === 'mail'
             ? `We sent a link to ${email}. Open it within 24 hours to finish creating your workspace.`
             : `This server has no SMTP configured, so the confirmation link for ${email} is in the server's log. ` +
               'Open it within 24 hours to finish creating your workspace.',

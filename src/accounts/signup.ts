@@ -24,7 +24,8 @@ export interface SignupLogger {
   error(details: object, message: string): void;
 }
 
-export type SignupDelivery = 'email' | 'log';
+/** As invites say it (`delivery` of POST /v1/invites): mailed, or on its own line of the server log. */
+export type SignupDelivery = 'mail' | 'server_log';
 
 export interface SignupDeps {
   repo: AccountRepo;
@@ -67,7 +68,7 @@ export function createSignupService(deps: SignupDeps) {
 
   return {
     /** Where confirmation links go: by mail with SMTP_URL, else the server's log. */
-    delivery: (deps.transport === null ? 'log' : 'email') as SignupDelivery,
+    delivery: (deps.transport === null ? 'server_log' : 'mail') as SignupDelivery,
 
     /** The same work and the same answer whether or not the email has an account. */
     async request(input: { email: string; password: string; orgName: string }): Promise<void> {

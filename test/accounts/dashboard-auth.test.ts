@@ -58,7 +58,7 @@ for (const kind of storeKinds) {
         status: 'confirmation_sent',
         message:
           'We sent a link to maya@example.com. Open it within 24 hours to finish creating your workspace.',
-        delivery: 'email',
+        delivery: 'mail',
       });
       const mail = await nthMailTo(smtp, 'maya@example.com');
       expect(mail.headers.get('subject')).toBe('Finish creating your linkhop workspace');

@@ -172,7 +172,7 @@ for (const kind of storeKinds) {
         planName: 'Legend',
         firstAccount: true,
         linkCap: 100_000,
-        delivery: 'log',
+        delivery: 'server_log',
       });
       expect(info.json().features.api).toBe(true);
 
@@ -185,7 +185,7 @@ for (const kind of storeKinds) {
       expect(answer.statusCode).toBe(202);
       expect(answer.json()).toEqual({
         status: 'confirmation_sent',
-        delivery: 'log',
+        delivery: 'server_log',
         message:
           "This server has no SMTP configured, so the confirmation link for owner@example.com is in the server's log. " +
           'Open it within 24 hours to finish creating your workspace.',

@@ -70,7 +70,7 @@ describe('linkhop serve on an empty database', () => {
         body: JSON.stringify({ email: 'me@example.com', password: 'password1', orgName: 'Mine' }),
       });
       expect(response.status).toBe(202);
-      expect(((await response.json()) as { delivery: string }).delivery).toBe('log');
+      expect(((await response.json()) as { delivery: string }).delivery).toBe('server_log');
       const link = await waitFor((line) => typeof line.link === 'string');
       expect(link.msg).toBe(
         `Sign-up confirmation link for me@example.com (no SMTP configured, so it is printed here): ${link.link}`,

@@ -7001,7 +7001,7 @@ export interface operations {
                          * @description where the confirmation link went: mailed, or (no SMTP configured) written to the server log
                          * @enum {string}
                          */
-                        delivery: "email" | "log";
+                        delivery: "mail" | "server_log";
                     };
                 };
             };
@@ -7093,7 +7093,7 @@ export interface operations {
                          * @description where the confirmation link went: mailed, or (no SMTP configured) written to the server log
                          * @enum {string}
                          */
-                        delivery: "email" | "log";
+                        delivery: "mail" | "server_log";
                     };
                 };
             };

@@ -64,7 +64,7 @@ interface SignupInfo {
   firstAccount: boolean;
   linkCap: number;
   features: Features;
-  delivery: 'email' | 'log';
+  delivery: 'mail' | 'server_log';
 }
 
 /** What the plan gives, in the order a person cares about, from the features the server says it has. */
@@ -102,7 +102,7 @@ export function SignupPage() {
     setForm({ ...form, [key]: event.target.value });
 
   // Without SMTP the server prints the link in its log: the person running it is the one signing up.
-  if (sent?.delivery === 'log')
+  if (sent?.delivery === 'server_log')
     return (
       <AuthFrame title="The confirmation link is in the server's log">
         <p role="status">{sent.message}</p>
