@@ -143,14 +143,16 @@ function runBlock(
   child.stderr?.on('data', (chunk: Buffer) => {
     stderr += chunk.toString();
   });
+  // Done when bash has run the last line ('exit'), not when the pipes close: a server a broken block left
+  // writing to this stdout would hold them open. A moment more lets the last output arrive.
   return new Promise((resolve, reject) => {
     const timer = setTimeout(
       () => reject(new Error(`the block did not finish in 90 s:\n${stdout}\n${stderr}`)),
       90_000,
     );
-    child.once('close', () => {
+    child.once('exit', () => {
       clearTimeout(timer);
-      resolve({ stdout, stderr, child });
+      setTimeout(() => resolve({ stdout, stderr, child }), 300);
     });
   });
 }
@@ -189,6 +191,14 @@ describe('the README tour blocks', () => {
     expect(tourBlock(README, 'engine')).not.toMatch(/localhost:300\d/);
   });
 
+  it('hold no comments, which an interactive zsh (no interactive_comments) would run as commands', () => {
+    for (const name of ['hosted', 'engine']) {
+      const unquoted = tourBlock(README, name).replace(/'[^']*'|"[^"]*"/g, "''");
+      const commented = unquoted.split('\n').filter((line) => /(^|\s)#/.test(line));
+      expect({ name, commented }).toEqual({ name, commented: [] });
+    }
+  });
+
   it('the hosted tour, pasted into bash on a fresh clone, shows each step', {
     timeout: 120_000,
   }, async () => {
@@ -203,6 +213,24 @@ describe('the README tour blocks', () => {
     expect(stdout, context).toMatch(/^API key: svc_[A-Za-z0-9_-]{43,}$/m);
 
     const link = jsonLine(stdout, (value) => 'slug' in value && 'shortUrl' in value);
+    // Each step's result comes after its label, in order.
+    const at = (text: string) => stdout.indexOf(text);
+    const order = [
+      at('{"ok":true}'),
+      at('API key: svc_'),
+      at('1. '),
+      at('"slug":"rick"'),
+      at('2. '),
+      at('\n302 '),
+      at('3. '),
+      at('\nintent://'),
+      at('4. '),
+      at('{"configured":true'),
+    ];
+    expect(
+      order.every((index, i) => index >= 0 && (i === 0 || index > (order[i - 1] as number))),
+      context,
+    ).toBe(true);
     expect(link).toMatchObject({
       slug: 'rick',
       shortUrl: `${base}/rick`,
