@@ -1,4 +1,5 @@
 import { setFlagsFromString } from 'node:v8';
+import { runInNewContext } from 'node:vm';
 import type { FastifyInstance } from 'fastify';
 import { composeEngine } from './compose-engine.js';
 import { type Config, parseConfig } from './config.js';
@@ -49,6 +50,7 @@ export async function startServer(env: NodeJS.ProcessEnv, mode: Config['mode']):
   }
   const url = await composed.app.listen({ port: config.port, host: config.host });
   logger.info({ url, baseUrl: config.baseUrl }, `linkhop ${mode} listening`);
+  collectStartupGarbage();
   let closing: Promise<void> | undefined;
   const close = () => {
     closing ??= (async () => {
@@ -92,4 +94,20 @@ async function openServingStore(url: string, sqliteCacheMb: number): Promise<Sto
     await migrating.close();
   }
   return openStore(url, { statementTimeoutMs: SERVING_STATEMENT_TIMEOUT_MS });
+}
+
+/**
+ * One full collection a few seconds after the server listens. Start-up (modules compiled, migrations, route
+ * schemas) leaves 10 to 15 MB of the heap's pages empty; V8 hands them back only once its memory reducer
+ * judges the process idle, which a server with timers often is not for minutes (measured: heap reserved
+ * 45 MB for 31 MB used, 45 s after start, in two starts out of three). Once, off the request path: the
+ * next request may wait for it, no later one does.
+ */
+const STARTUP_SETTLE_MS = 5_000;
+
+function collectStartupGarbage(): void {
+  setFlagsFromString('--expose-gc');
+  const gc = runInNewContext('gc') as (() => void) | undefined;
+  if (typeof gc !== 'function') return;
+  setTimeout(gc, STARTUP_SETTLE_MS).unref();
 }
