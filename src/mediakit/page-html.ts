@@ -53,7 +53,7 @@ export function sparkline(points: { day: string; clicks: number }[]): string {
     .map((p, i) => `${(i * step).toFixed(1)},${(76 - (p.clicks / max) * 72).toFixed(1)}`)
     .join(' ');
   return (
-    '<svg class="spark" viewBox="0 0 300 80" preserveAspectRatio="none" role="img" aria-label="Daily taps">' +
+    '<svg class="spark" viewBox="0 0 300 80" preserveAspectRatio="none" role="img" aria-label="Daily clicks">' +
     `<polyline points="${coords}" fill="none" stroke-width="2.5" stroke-linejoin="round" vector-effect="non-scaling-stroke"/></svg>`
   );
 }
@@ -61,7 +61,7 @@ export function sparkline(points: { day: string; clicks: number }[]): string {
 export function renderMediaKitPage(input: MediaKitHtmlInput): string {
   const { kit } = input;
   const tiles: string[] = [];
-  if (kit.taps !== undefined) tiles.push(`<div class="tile"><b>${n(kit.taps)}</b><span>taps</span></div>`);
+  if (kit.taps !== undefined) tiles.push(`<div class="tile"><b>${n(kit.taps)}</b><span>clicks</span></div>`);
   if (kit.appOpen?.rate != null) {
     tiles.push(
       `<div class="tile"><b>${Math.round(kit.appOpen.rate * 100)}%</b><span>app-open rate</span></div>`,
@@ -74,7 +74,7 @@ export function renderMediaKitPage(input: MediaKitHtmlInput): string {
       ? `<section><h2>Platforms</h2>${bars(kit.platforms.map((p) => ({ label: p.platform, clicks: p.clicks })))}</section>`
       : '',
     kit.topLinks ? `<section><h2>Top links</h2>${bars(kit.topLinks)}</section>` : '',
-    kit.trend ? `<section><h2>Daily taps</h2>${sparkline(kit.trend)}</section>` : '',
+    kit.trend ? `<section><h2>Daily clicks</h2>${sparkline(kit.trend)}</section>` : '',
     input.cardUrl && kit.appOpen
       ? `<img class="card" src="${escapeAttr(safeHref(input.cardUrl))}" alt="App-open rate card" width="1200" height="630">`
       : '',

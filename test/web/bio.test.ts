@@ -300,7 +300,7 @@ describe.skipIf(browserSkipReason !== null)('dashboard: bio page editor and medi
     await shoot(page, 'kit-1280');
     expect((await fetch(publicKit)).status).toBe(404);
     await page.getByRole('switch', { name: 'Publish the media kit' }).check();
-    await page.getByRole('switch', { name: 'Total taps' }).check();
+    await page.getByRole('switch', { name: 'Total clicks' }).check();
     await page.getByRole('switch', { name: 'App-open rate' }).check();
     await page.getByRole('button', { name: 'Save settings' }).click();
     await page.getByText('Saved. Your media kit is public.').waitFor();
@@ -312,7 +312,7 @@ describe.skipIf(browserSkipReason !== null)('dashboard: bio page editor and medi
     expect(kit).not.toHaveProperty('published');
     // Saved settings survive a reload; the public page link appears.
     await page.reload();
-    await expect.poll(() => page.getByRole('switch', { name: 'Total taps' }).isChecked()).toBe(true);
+    await expect.poll(() => page.getByRole('switch', { name: 'Total clicks' }).isChecked()).toBe(true);
     await expect.poll(() => page.getByRole('switch', { name: 'Platforms' }).isChecked()).toBe(false);
     await expect
       .poll(() => page.getByRole('link', { name: 'View public kit' }).getAttribute('href'))

@@ -45,7 +45,7 @@ function NothingYet({ configured }: { configured: boolean }) {
 
 function KitSections({ kit }: { kit: PublicKit }) {
   const tiles: { value: string; label: string }[] = [];
-  if (kit.taps !== undefined) tiles.push({ value: formatNumber(kit.taps), label: 'taps' });
+  if (kit.taps !== undefined) tiles.push({ value: formatNumber(kit.taps), label: 'clicks' });
   if (kit.appOpen?.rate != null) {
     tiles.push({ value: formatRate(kit.appOpen.rate), label: 'app-open rate' });
     tiles.push({ value: formatNumber(kit.appOpen.opened), label: 'app opens' });
@@ -71,7 +71,7 @@ function KitSections({ kit }: { kit: PublicKit }) {
       {kit.topLinks ? <PreviewBars title="Top links" rows={kit.topLinks} /> : null}
       {kit.trend ? (
         <section className="pv-sec">
-          <p className="pv-h2 pv-left">Daily taps</p>
+          <p className="pv-h2 pv-left">Daily clicks</p>
           <Sparkline points={kit.trend} />
         </section>
       ) : null}
@@ -112,7 +112,7 @@ function Sparkline({ points }: { points: { day: string; clicks: number }[] }) {
       viewBox="0 0 300 80"
       preserveAspectRatio="none"
       role="img"
-      aria-label="Daily taps"
+      aria-label="Daily clicks"
     >
       <polyline
         points={coords}

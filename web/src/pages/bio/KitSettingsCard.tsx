@@ -8,7 +8,7 @@ import { type Note, NoteBanner, SaveBar, SectionTitle } from './parts';
 type Section = keyof MediaKitSettings['show'];
 
 const SECTIONS: { key: Section; label: string; hint: string }[] = [
-  { key: 'taps', label: 'Total taps', hint: 'Every tap on your links in the window' },
+  { key: 'taps', label: 'Total clicks', hint: 'Every click on your links in the window' },
   {
     key: 'appOpenRate',
     label: 'App-open rate',
@@ -77,7 +77,7 @@ export function KitSettingsCard({
             key={section.key}
             label={section.label}
             hint={
-              section.key === 'taps' ? `Every tap on your links in the last ${windowDays} days` : section.hint
+              section.key === 'taps' ? `Every click on your links in the last ${windowDays} days` : section.hint
             }
             checked={draft.show[section.key]}
             disabled={!canEdit}
