@@ -83,7 +83,7 @@ export function renderCompatibilityDoc(matrix: EscapeMatrix): string {
     "the strategy's rank in the cell: the page uses the first one the destination allows (an intent needs",
     'an Android app, a scheme an iOS URL scheme). `script`: one automatic attempt ~400 ms after load;',
     '`tap`: the hand-off waits for a tap. After an attempt, a page still visible after the delay continues',
-    'to the website. Operators can replace or add cells with `ESCAPE_MATRIX_FILE` (see the README).',
+    'to the website. Operators can replace or add cells with `ESCAPE_MATRIX_FILE` (see [configuration.md](configuration.md)).',
     '',
     '- **intent**: Android `intent://` URL with the app package and a browser fallback.',
     "- **scheme**: the app's URL scheme (iOS webviews that forward schemes to the OS).",
