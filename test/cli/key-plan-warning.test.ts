@@ -24,7 +24,7 @@ function linkhop(...args: string[]) {
   };
 }
 
-describe('linkhop key create and the plan', () => {
+describe('linkhop key create and the plan', { timeout: 60_000 }, () => {
   it('mints the key for a Sidekick organization but warns on stderr that it gets 401 until the plan has the API', () => {
     const org = JSON.parse(linkhop('org', 'create', '--name', 'Small', '--tier', 'sidekick').lines[0] ?? '');
     const result = linkhop('key', 'create', org.orgId);

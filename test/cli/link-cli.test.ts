@@ -46,7 +46,8 @@ function failure(...args: string[]): string {
 const org = (tier: string) =>
   json('org', 'create', '--name', `Links ${tier}`, '--tier', tier).orgId as string;
 
-describe('linkhop link', () => {
+// Each step is a CLI process (about a second to start, several on a loaded 2-core machine).
+describe('linkhop link', { timeout: 60_000 }, () => {
   const hero = org('hero');
 
   it('create makes a link as POST /v1/links does and prints it', () => {

@@ -48,7 +48,7 @@ function serve(): {
   return { child, lines, waitFor };
 }
 
-describe('linkhop serve on an empty database', () => {
+describe('linkhop serve on an empty database', { timeout: 60_000 }, () => {
   it('says where to open the dashboard, that the first account is the operator, and prints the sign-up link', async () => {
     const { child, lines, waitFor } = serve();
     try {
