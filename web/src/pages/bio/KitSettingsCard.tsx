@@ -77,7 +77,9 @@ export function KitSettingsCard({
             key={section.key}
             label={section.label}
             hint={
-              section.key === 'taps' ? `Every click on your links in the last ${windowDays} days` : section.hint
+              section.key === 'taps'
+                ? `Every click on your links in the last ${windowDays} days`
+                : section.hint
             }
             checked={draft.show[section.key]}
             disabled={!canEdit}
