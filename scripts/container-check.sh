@@ -200,27 +200,179 @@ say "podman stop -> exit code $code in $(elapsed "$t")"
 [ "$code" = "0" ] || fail "the server did not exit 0 on SIGTERM"
 
 # --- 4. compose ----------------------------------------------------------------------------------------
-if ! command -v podman-compose >/dev/null; then
-  say "compose skipped: podman-compose is not installed (apt-get install podman-compose)"
-else
-  missing_images=()
+# compose.yaml as written, under podman-compose, with its registry images (postgres:16-alpine, redis:7-alpine,
+# caddy:2-alpine) replaced, when they cannot be pulled, by stand-ins from Debian bookworm's packages
+# (PostgreSQL 15, Redis 7.0, Caddy 2.6) in a second file that changes nothing else; checked through Caddy.
+COMPOSE_PROJECT="linkhop-container-check"
+compose_files=(-f compose.yaml)
+compose() {
+  SESSION_SECRET="${compose_secret:-unused}" podman-compose --podman-args="--runtime runc --cgroup-manager=cgroupfs --events-backend=file" \
+    -p "$COMPOSE_PROJECT" "${compose_files[@]}" "$@"
+}
+compose_down() {
+  compose down -v >>"$CACHE/compose.log" 2>&1 || true
+  "${PODMAN[@]}" network rm -f "${COMPOSE_PROJECT}_default" >/dev/null 2>&1 || true
+}
+run_compose() {
+  command -v podman-compose >/dev/null || {
+    say "compose skipped: podman-compose is not installed (apt-get install podman-compose)"
+    return 0
+  }
+  if curl -s -o /dev/null --max-time 2 http://127.0.0.1:8080/; then
+    say "compose skipped: port 8080, which compose.yaml publishes, is taken on this machine"
+    return 0
+  fi
+  local missing_images=() image first pull t
   for image in $(node -e '
     const yaml = require("yaml");
     const c = yaml.parse(require("fs").readFileSync("compose.yaml", "utf8"), { merge: true });
     for (const s of Object.values(c.services)) if (s.image && !s.build) console.log(s.image);
   ' | sort -u); do
+    # A short name is Docker Hub's, as compose resolves it.
+    case "$image" in */*) ;; *) image="docker.io/library/$image" ;; esac
     "${PODMAN[@]}" image exists "$image" || missing_images+=("$image")
   done
+  mkdir -p "$CACHE/compose"
+  : >"$CACHE/compose.log"
   if [ "${#missing_images[@]}" -gt 0 ]; then
-    # A short name is Docker Hub's, as compose resolves it.
     first="${missing_images[0]}"
-    case "$first" in */*) ;; *) first="docker.io/library/$first" ;; esac
-    pull="$(timeout 60 "${PODMAN[@]}" pull "$first" 2>&1 | tail -n 1)" &&
-      fail "podman pull $first worked: a registry is reachable, and this script does not run compose yet"
-    say "compose skipped: compose.yaml's ${missing_images[*]} come from an image registry, and none is reachable (podman pull $first: ${pull})"
-  else
-    say "compose: every image is here; run SESSION_SECRET=... podman-compose up by hand (not automated yet)"
+    if pull="$(timeout 60 "${PODMAN[@]}" pull "$first" 2>&1)"; then
+      fail "podman pull $first worked: a registry is reachable here, pull ${missing_images[*]} and run compose with them"
+    fi
+    say "compose: ${missing_images[*]} cannot be had (podman pull $first: $(echo "$pull" | tail -n 1)); stand-ins from Debian bookworm instead"
+    write_standins
+    compose_files+=(-f "$CACHE/compose/compose.standins.yaml")
   fi
+  compose_secret="compose-check-$(od -An -N16 -tx1 /dev/urandom | tr -d ' \n')"
+  compose_down
+  t=$SECONDS
+  compose up -d >>"$CACHE/compose.log" 2>&1 || {
+    tail -n 20 "$CACHE/compose.log"
+    fail "podman-compose up (log: $CACHE/compose.log)"
+  }
+  # podman-compose 1.0.3 starts the services in order but does not wait for `condition: service_healthy`:
+  # an instance may start before PostgreSQL listens, exit, and come back by `restart: unless-stopped`.
+  # Ready means both instances and Caddy in front of them say ok.
+  local proxy="http://127.0.0.1:8080" health="" ready=0 instance_health='fetch("http://127.0.0.1:3000/health").then(async (r) => { process.stdout.write(await r.text()); process.exit(r.ok ? 0 : 1) }, () => process.exit(1))'
+  for _ in $(seq 1 90); do
+    health="$(curl -sS --max-time 2 "$proxy/health" 2>/dev/null || true)"
+    case "$health" in *'"ok":true'*)
+      if "${PODMAN[@]}" exec "${COMPOSE_PROJECT}_linkhop-1_1" node -e "$instance_health" >/dev/null 2>&1 &&
+        "${PODMAN[@]}" exec "${COMPOSE_PROJECT}_linkhop-2_1" node -e "$instance_health" >/dev/null 2>&1; then
+        ready=1
+        break
+      fi ;;
+    esac
+    sleep 1
+  done
+  if [ "$ready" != 1 ]; then
+    "${PODMAN[@]}" ps -a --filter "label=io.podman.compose.project=$COMPOSE_PROJECT" --format '{{.Names}} {{.Status}}'
+    fail "compose: linkhop-1, linkhop-2 and GET $proxy/health through Caddy did not all say ok within 90 s: $health"
+  fi
+  say "compose: up in $(elapsed "$t") (restarts: linkhop-1 $("${PODMAN[@]}" inspect -f '{{.RestartCount}}' "${COMPOSE_PROJECT}_linkhop-1_1"), linkhop-2 $("${PODMAN[@]}" inspect -f '{{.RestartCount}}' "${COMPOSE_PROJECT}_linkhop-2_1")); GET :8080/health (Caddy in front of both) -> $health"
+  local org key link code body slug i redirect
+  org="$("${PODMAN[@]}" exec "${COMPOSE_PROJECT}_linkhop-1_1" /app/docker/entrypoint.sh org create --name "Compose check" --tier legend 2>"$CACHE/compose-org.err")" ||
+    fail "compose: org create through linkhop-1's CLI: $(tail -n 3 "$CACHE/compose-org.err")"
+  key="$(node -e 'process.stdout.write(JSON.parse(process.argv[1]).apiKey ?? "")' "$org")"
+  link="$(curl -sS --max-time 10 -X POST "$proxy/v1/links" -H "authorization: Bearer $key" \
+    -H 'content-type: application/json' -d "{\"url\":\"https://example.com/compose-check?run=$$\"}" -w '\n%{http_code}')"
+  code="${link##*$'\n'}"
+  body="${link%$'\n'*}"
+  [ "$code" = "201" ] || fail "compose: POST :8080/v1/links answered $code: $body"
+  slug="$(node -e 'process.stdout.write(JSON.parse(process.argv[1]).slug)' "$body")"
+  say "compose: org create (linkhop-1's CLI, PostgreSQL), POST :8080/v1/links -> $code, slug $slug"
+  for i in 1 2 3 4; do
+    redirect="$(curl -sS --max-time 10 -o /dev/null -w '%{http_code} %{redirect_url}' "$proxy/$slug")"
+    [ "$redirect" = "302 https://example.com/compose-check?run=$$" ] || fail "compose: GET :8080/$slug ($i) -> $redirect"
+  done
+  say "compose: GET :8080/$slug four times -> $redirect each time"
+  local served=() instance
+  for instance in linkhop-1 linkhop-2; do
+    "${PODMAN[@]}" logs "${COMPOSE_PROJECT}_${instance}_1" 2>&1 | grep -q "\"url\":\"/$slug\"" && served+=("$instance")
+  done
+  # Reported, not asserted: which instance's request log names the slug.
+  say "compose: request logs naming /$slug: ${served[*]:-neither instance}"
+  t=$SECONDS
+  compose_down
+  say "compose: down -v in $(elapsed "$t")"
+}
+
+# The stand-ins: one image with Debian's PostgreSQL, Redis and Caddy (cached), and a compose file that
+# gives each registry service that image and the official image's behaviour compose.yaml relies on.
+write_standins() {
+  local deps="localhost/linkhop-compose-deps:bookworm" t
+  if ! "${PODMAN[@]}" image exists "$deps"; then
+    t=$SECONDS
+    printf '%s\n' "FROM $BASE_IMAGE" \
+      'RUN apt-get update && DEBIAN_FRONTEND=noninteractive apt-get install -y --no-install-recommends postgresql-15 redis-server caddy && rm -rf /var/lib/apt/lists/*' \
+      >"$CACHE/compose/Containerfile"
+    "${PODMAN[@]}" build --format docker --network host --pull=never "${ULIMITS[@]}" -t "$deps" \
+      -f "$CACHE/compose/Containerfile" "$CACHE/compose" >>"$CACHE/compose.log" 2>&1 ||
+      fail "building the stand-in image (log: $CACHE/compose.log)"
+    say "compose: stand-in image $deps built in $(elapsed "$t")"
+  fi
+  cat >"$CACHE/compose/postgres-standin.sh" <<'STANDIN'
+#!/bin/sh
+# postgres:16-alpine as compose.yaml uses it, from Debian's PostgreSQL 15: POSTGRES_USER, POSTGRES_PASSWORD
+# and POSTGRES_DB made on the first start, password logins from the network, the data in
+# /var/lib/postgresql/data, the server run as the postgres user in place of this script.
+set -eu
+bin=/usr/lib/postgresql/15/bin
+data=/var/lib/postgresql/data
+mkdir -p "$data" /var/run/postgresql
+chown -R postgres:postgres "$data" /var/run/postgresql
+as_pg() { setpriv --reuid=postgres --regid=postgres --init-groups "$@"; }
+if [ ! -s "$data/PG_VERSION" ]; then
+  printf '%s\n' "$POSTGRES_PASSWORD" >/tmp/pw && chown postgres /tmp/pw
+  as_pg "$bin/initdb" -D "$data" -U "$POSTGRES_USER" --pwfile=/tmp/pw --auth-local=trust --auth-host=scram-sha-256 >/dev/null
+  rm -f /tmp/pw
+  echo 'host all all all scram-sha-256' >>"$data/pg_hba.conf"
+  as_pg "$bin/pg_ctl" -D "$data" -o "-c listen_addresses=''" -w start >/dev/null
+  as_pg "$bin/createdb" -U "$POSTGRES_USER" "$POSTGRES_DB"
+  as_pg "$bin/pg_ctl" -D "$data" -m fast -w stop >/dev/null
 fi
+exec setpriv --reuid=postgres --regid=postgres --init-groups "$bin/postgres" -D "$data" -c listen_addresses='*'
+STANDIN
+  # redis:7-alpine's entrypoint turns protected mode off (compose.yaml's command does not say it).
+  printf '%s\n' '#!/bin/sh' 'exec "$@" --protected-mode no' >"$CACHE/compose/redis-standin.sh"
+  chmod +x "$CACHE/compose/postgres-standin.sh" "$CACHE/compose/redis-standin.sh"
+  cat >"$CACHE/compose/compose.standins.yaml" <<STANDINS
+# Written by scripts/container-check.sh: compose.yaml's registry images replaced by Debian bookworm's
+# packages, the linkhop image the script built, and the open-files limit podman can set on this machine.
+x-limits: &limits
+  ulimits:
+    nofile: { soft: 20000, hard: 20000 }
+    nproc: 4096
+services:
+  postgres:
+    <<: *limits
+    image: $deps
+    command: ["/standin/postgres-standin.sh"]
+    volumes:
+      - $CACHE/compose/postgres-standin.sh:/standin/postgres-standin.sh:ro
+  redis:
+    <<: *limits
+    image: $deps
+    entrypoint: ["/standin/redis-standin.sh"]
+    volumes:
+      - $CACHE/compose/redis-standin.sh:/standin/redis-standin.sh:ro
+  linkhop-1: &linkhop
+    <<: *limits
+    image: $APP_IMAGE
+    # podman-compose 1.0.3 leaves \${VAR:-} (an empty default) unsubstituted: say the empty values here.
+    environment:
+      SMTP_URL: ""
+      MAIL_FROM: ""
+  linkhop-2: *linkhop
+  proxy:
+    <<: *limits
+    image: $deps
+    command: ["caddy", "run", "--config", "/etc/caddy/Caddyfile", "--adapter", "caddyfile"]
+STANDINS
+}
+
+trap 'cleanup; compose_down' EXIT
+run_compose
+trap cleanup EXIT
 
 say "passed in $(elapsed "$started")"
