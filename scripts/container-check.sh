@@ -11,7 +11,8 @@
 #      and its redirect (302, Location = the destination).
 #   4. compose.yaml under podman-compose, when the images it names can be had (they come from a registry).
 # Exits 0 with "[container] skipped: <reason>" where podman or debootstrap is missing or podman cannot
-# start a container; non-zero when a check fails. LINKHOP_CONTAINER_INSTALL=1 apt-get installs the tools.
+# start a container; non-zero when a check fails. LINKHOP_CONTAINER_INSTALL=1 apt-get installs the tools
+# (podman, debootstrap, runc, podman-compose).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -42,11 +43,11 @@ elapsed() { echo "$((SECONDS - $1)) s"; }
 # --- the tools ---------------------------------------------------------------------------------------
 if [ "${LINKHOP_CONTAINER_INSTALL:-0}" = "1" ] && [ "$(id -u)" = "0" ] && command -v apt-get >/dev/null; then
   missing=()
-  for tool in podman debootstrap runc; do command -v "$tool" >/dev/null || missing+=("$tool"); done
+  for tool in podman debootstrap runc podman-compose; do command -v "$tool" >/dev/null || missing+=("$tool"); done
   if [ "${#missing[@]}" -gt 0 ]; then
     t=$SECONDS
     say "installing ${missing[*]} (apt-get)"
-    (apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq podman debootstrap runc >/dev/null) ||
+    (apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq podman debootstrap runc podman-compose >/dev/null) ||
       say "apt-get could not install ${missing[*]}"
     say "installed in $(elapsed "$t")"
   fi
