@@ -9,7 +9,7 @@
 #   3. the container run with a data volume, checked from outside: /health, an organization and an API key
 #      made by the image's own CLI (`podman exec`) on the same database, a link made over POST /v1/links,
 #      and its redirect (302, Location = the destination).
-#   4. compose.yaml under podman-compose, when the images it names can be had (they come from a registry).
+#   4. compose.yaml under podman-compose, its registry images (none reachable) replaced by Debian stand-ins.
 # Exits 0 with "[container] skipped: <reason>" where podman or debootstrap is missing or podman cannot
 # start a container; non-zero when a check fails. LINKHOP_CONTAINER_INSTALL=1 apt-get installs the tools
 # (podman, debootstrap, runc, podman-compose).
