@@ -1,4 +1,5 @@
 import { useState } from 'react';
+import { LockedFeaturesProvider, UpgradeSummary, useLockedFeatures } from '../../components/gate';
 import { Banner, Button, Loading, PageHeader } from '../../components/ui';
 import { navigate } from '../../router';
 import { AccessCard } from './access-card';
@@ -22,6 +23,8 @@ export function LinkEditorPage({ params, path }: { params: Record<string, string
   const editor = useLinkEditor(params.id, path);
   const { creating, link, form } = editor;
   const [archiving, setArchiving] = useState(false);
+  // Each locked section shows a one-line label; the plan is explained once, above the form.
+  const { locked, register } = useLockedFeatures();
 
   if (!creating && editor.loadError) {
     return (
@@ -40,58 +43,66 @@ export function LinkEditorPage({ params, path }: { params: Record<string, string
   const title = creating ? 'New link' : 'Edit link';
 
   return (
-    <div className="lk-link-editor" ref={editor.topRef}>
-      <PageHeader
-        title={title}
-        subtitle={
-          creating
-            ? 'Paste a destination; everything else is optional.'
-            : link
-              ? shortDisplay(link.shortUrl)
-              : undefined
-        }
-        actions={
-          <a className="btn btn-ghost" href="#/links">
-            Back to links
-          </a>
-        }
-      />
-      <EditorNotices success={editor.success} failure={editor.failure} errors={errors} readOnly={readOnly} />
+    <LockedFeaturesProvider register={register}>
+      <div className="lk-link-editor" ref={editor.topRef}>
+        <PageHeader
+          title={title}
+          subtitle={
+            creating
+              ? 'Paste a destination; everything else is optional.'
+              : link
+                ? shortDisplay(link.shortUrl)
+                : undefined
+          }
+          actions={
+            <a className="btn btn-ghost" href="#/links">
+              Back to links
+            </a>
+          }
+        />
+        <EditorNotices
+          success={editor.success}
+          failure={editor.failure}
+          errors={errors}
+          readOnly={readOnly}
+        />
+        <UpgradeSummary locked={locked} />
 
-      <div className="lk-editor-layout">
-        <form className="lk-editor-main" onSubmit={editor.save} noValidate aria-label={title}>
-          <fieldset disabled={readOnly}>
-            <DestinationCard {...card} creating={creating} />
-            <OrganizeCard {...card} />
-            <TrackingCard {...card} />
-            <RoutingCard {...card} conflict={editor.conflict} />
-            <AccessCard {...card} hasPassword={link?.hasPassword === true} />
-            <ExpiryCard {...card} expired={link?.expired === true} />
-          </fieldset>
+        <div className="lk-editor-layout">
+          <form className="lk-editor-main" onSubmit={editor.save} noValidate aria-label={title}>
+            <fieldset disabled={readOnly}>
+              <DestinationCard {...card} creating={creating} />
+              <OrganizeCard {...card} />
+              <TrackingCard {...card} />
+              <RoutingCard {...card} conflict={editor.conflict} />
+              <AccessCard {...card} hasPassword={link?.hasPassword === true} />
+              <ExpiryCard {...card} expired={link?.expired === true} />
+            </fieldset>
 
-          {!readOnly ? (
-            <div className="lk-save-bar">
-              <Button type="submit" variant="primary" busy={editor.busy}>
-                {creating ? 'Create link' : 'Save changes'}
-              </Button>
-              <a className="btn btn-ghost" href="#/links">
-                Cancel
-              </a>
-            </div>
-          ) : null}
-        </form>
+            {!readOnly ? (
+              <div className="lk-save-bar">
+                <Button type="submit" variant="primary" busy={editor.busy}>
+                  {creating ? 'Create link' : 'Save changes'}
+                </Button>
+                <a className="btn btn-ghost" href="#/links">
+                  Cancel
+                </a>
+              </div>
+            ) : null}
+          </form>
 
-        {creating ? <NewLinkAside /> : null}
-        {link ? <LinkToolsAside link={link} onArchive={() => setArchiving(true)} /> : null}
+          {creating ? <NewLinkAside /> : null}
+          {link ? <LinkToolsAside link={link} onArchive={() => setArchiving(true)} /> : null}
+        </div>
+
+        <ArchiveDialog
+          link={archiving ? link : null}
+          onClose={() => setArchiving(false)}
+          onArchived={(archived) =>
+            navigate(`/links?archived=${encodeURIComponent(shortDisplay(archived.shortUrl))}`)
+          }
+        />
       </div>
-
-      <ArchiveDialog
-        link={archiving ? link : null}
-        onClose={() => setArchiving(false)}
-        onArchived={(archived) =>
-          navigate(`/links?archived=${encodeURIComponent(shortDisplay(archived.shortUrl))}`)
-        }
-      />
-    </div>
+    </LockedFeaturesProvider>
   );
 }

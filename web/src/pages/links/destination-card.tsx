@@ -1,5 +1,5 @@
 import type { Domain } from '../../api/types';
-import { UpgradeNotice } from '../../components/gate';
+import { UpgradeLabel } from '../../components/gate';
 import { Card, SelectField, TextField } from '../../components/ui';
 import { useAuthed } from '../../session';
 import { useApi } from '../../use-api';
@@ -23,7 +23,7 @@ export function DestinationCard({ form, update, errors, creating }: EditorCardPr
         disabled={destinationLocked}
         required
       />
-      {destinationLocked ? <UpgradeNotice feature="editDestination" compact /> : null}
+      {destinationLocked ? <UpgradeLabel feature="editDestination" /> : null}
       <div className="form-grid">
         {features.customSlugs ? (
           <TextField
@@ -44,7 +44,7 @@ export function DestinationCard({ form, update, errors, creating }: EditorCardPr
             <p className="hint">
               {creating ? 'A 7-character slug is generated for you.' : <code>{form.slug}</code>}
             </p>
-            <UpgradeNotice feature="customSlugs" compact />
+            <UpgradeLabel feature="customSlugs" />
           </div>
         )}
         <DomainField
@@ -79,7 +79,7 @@ function DomainField({
       <div className="field">
         <span className="label">Domain</span>
         <p className="hint">Links use the default linkhop address.</p>
-        <UpgradeNotice feature="customDomains" compact />
+        <UpgradeLabel feature="customDomains" />
       </div>
     );
   }

@@ -1,6 +1,6 @@
 import { type ComponentProps, type KeyboardEvent, type ReactNode, useEffect, useId, useState } from 'react';
 import type { Feature } from '../../api/types';
-import { UpgradeNotice } from '../../components/gate';
+import { UpgradeLabel } from '../../components/gate';
 import { Button, TextField } from '../../components/ui';
 import { useAuthed } from '../../session';
 
@@ -102,7 +102,7 @@ export function TagInput({
 
 /**
  * One link power: a collapsible section (open when it holds a value or an error), or, when the plan
- * lacks the feature, its title with the upgrade notice instead of controls.
+ * lacks the feature, its title with the one-line upgrade label instead of controls.
  */
 export function Power({
   title,
@@ -128,7 +128,7 @@ export function Power({
     return (
       <section className="lk-power lk-power-locked" aria-label={title}>
         <h3 className="lk-power-title">{title}</h3>
-        <UpgradeNotice feature={feature} compact />
+        <UpgradeLabel feature={feature} />
       </section>
     );
   }

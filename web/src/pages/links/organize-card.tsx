@@ -1,7 +1,7 @@
 import { useState } from 'react';
 import { ApiError, post } from '../../api/client';
 import type { Folder } from '../../api/types';
-import { Gate } from '../../components/gate';
+import { UpgradeLabel } from '../../components/gate';
 import { Button, Card, SelectField, TextField } from '../../components/ui';
 import { useAuthed } from '../../session';
 import { useApi } from '../../use-api';
@@ -11,13 +11,14 @@ import { TagInput, useInlineCreate } from './inputs';
 
 /** Where the link is filed: its tags and its folder. */
 export function OrganizeCard({ form, update, errors }: EditorCardProps) {
-  const folders = useApi<{ folders: Folder[] }>(useAuthed().features.folders ? '/folders' : null);
+  const canFile = useAuthed().features.folders;
+  const folders = useApi<{ folders: Folder[] }>(canFile ? '/folders' : null);
   // A tag's own error (`tags.3`) shows under the one tags field.
   const tagError = errors.of('tags') ?? errors.entries.find(([key]) => key.startsWith('tags.'))?.[1];
   return (
     <Card title="Organize">
       <TagInput value={form.tags} onChange={(tags) => update({ tags })} error={tagError} />
-      <Gate feature="folders" compact>
+      {canFile ? (
         <FolderPicker
           folders={folders.data?.folders ?? []}
           value={form.folderId}
@@ -25,7 +26,12 @@ export function OrganizeCard({ form, update, errors }: EditorCardProps) {
           onChange={(folderId) => update({ folderId })}
           onCreated={() => void folders.reload()}
         />
-      </Gate>
+      ) : (
+        <div className="field">
+          <span className="label">Folder</span>
+          <UpgradeLabel feature="folders" />
+        </div>
+      )}
     </Card>
   );
 }

@@ -1,7 +1,7 @@
 import { useState } from 'react';
 import { ApiError, del, messageOf, post, put } from '../../api/client';
 import type { Link, Preview } from '../../api/types';
-import { Gate, UpgradeNotice } from '../../components/gate';
+import { Gate, UpgradeLabel } from '../../components/gate';
 import {
   Badge,
   Banner,
@@ -92,7 +92,7 @@ export function QrCard({ link }: { link: Link }) {
   };
   return (
     <Card title="QR code" className="lk-qr-card">
-      <Gate feature="qrCodes">
+      <Gate feature="qrCodes" label>
         <div className="lk-qr-preview">
           <img src={src('svg')} alt={`QR code for ${shortDisplay(link.shortUrl)}`} width={180} height={180} />
         </div>
@@ -165,7 +165,7 @@ export function QrCard({ link }: { link: Link }) {
             </Button>
           </details>
         ) : (
-          <UpgradeNotice feature="qrCustomization" compact />
+          <UpgradeLabel feature="qrCustomization" />
         )}
       </Gate>
     </Card>
@@ -262,7 +262,7 @@ export function PreviewCard({ link }: { link: Link }) {
               </Button>
             ) : null}
           </div>
-          {!richFallback ? <UpgradeNotice feature="richFallback" compact /> : null}
+          {!richFallback ? <UpgradeLabel feature="richFallback" /> : null}
         </>
       ) : null}
       {data && editing ? (
