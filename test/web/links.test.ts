@@ -243,9 +243,9 @@ describe.skipIf(browserSkipReason !== null)('dashboard: the links pages in Chrom
     await page.getByRole('link', { name: 'New link' }).click();
     await page.getByRole('heading', { name: 'New link', level: 1 }).waitFor();
     const notice = page.locator('.upgrade[data-feature="abTesting"]');
-    await expect
-      .poll(() => notice.textContent())
-      .toContain('A/B testing is part of Hero and Legend. You are on Sidekick.');
+    // Each locked section says in one line which plans have it; the page says once which plan this is.
+    await expect.poll(() => notice.textContent()).toContain('Part of Hero and Legend');
+    await expect.poll(() => page.getByText(/You are on Sidekick/).count()).toBe(1);
     await expect.poll(() => page.getByRole('button', { name: 'Start an A/B test' }).count()).toBe(0);
     await expect.poll(() => page.getByLabel('Variant A URL').count()).toBe(0);
     await expect.poll(() => page.getByLabel('Custom slug').count()).toBe(0);
