@@ -28,156 +28,161 @@ function fromAddress(h: HostedHarness, remoteAddress: string, cookie = '') {
 }
 
 for (const kind of storeKinds) {
-  describe.skipIf(kind.skipReason !== null)(`invite and password holes stay shut on ${kind.name}`, () => {
-    let h: HostedHarness;
-    beforeAll(async () => {
-      h = await startHosted(kind);
-    });
-    afterAll(async () => {
-      await h?.close();
-    });
-
-    it('accepting an invite never checks a password: right or wrong, an existing account must log in first', async () => {
-      const victim = await makeTeam(h, `oracle-victim-${kind.name}`);
-      const attacker = await makeTeam(h, `oracle-attacker-${kind.name}`);
-      const token = await invite(h, attacker.as.owner, victim.emails.owner, 'member');
-      const guesses = ['123456', 'password1', 'letmein!', PASSWORD];
-      for (const password of guesses) {
-        const answer = await anonymous(h)('POST', '/api/invites/accept', { token, password });
-        expect(answer.statusCode).toBe(401);
-        expect(answer.json().error).toBe('unauthenticated');
-        expect(answer.headers['set-cookie']).toBeUndefined();
-      }
-      // Nothing was counted against the victim either: no guess reached their password.
-      await login(h, victim.emails.owner);
-      // The victim themself joins from their own session.
-      const joined = await victim.as.owner('POST', '/api/invites/accept', { token });
-      expect(joined.statusCode).toBe(200);
-    });
-
-    it('invite accepts are limited per client address (each new person costs a scrypt)', async () => {
-      const statuses: number[] = [];
-      const stranger = fromAddress(h, `10.8.0.${kind.name === 'sqlite' ? 1 : 2}`);
-      for (let i = 0; i < 32; i++)
-        statuses.push(
-          (await stranger('POST', '/api/invites/accept', { token: `no-such-token-${i}`, password: 'x' }))
-            .statusCode,
-        );
-      expect(statuses.slice(0, 30).every((status) => status === 404)).toBe(true);
-      expect(statuses.slice(30)).toEqual([429, 429]);
-    });
-
-    it('the token reaches the invited address only: not the answer, the list or the audit log', async () => {
-      const team = await makeTeam(h, `token-${kind.name}`);
-      const created = await team.as.owner('POST', '/api/invites', {
-        email: 'ceo@bigcorp.test',
-        role: 'admin',
+  // Every password here is a real scrypt, dozens per test: 4 to 15 s a test on a loaded 2-core machine.
+  describe.skipIf(kind.skipReason !== null)(
+    `invite and password holes stay shut on ${kind.name}`,
+    { timeout: 60_000 },
+    () => {
+      let h: HostedHarness;
+      beforeAll(async () => {
+        h = await startHosted(kind);
       });
-      expect(created.statusCode).toBe(201);
-      expect(created.json()).toEqual({
-        id: expect.any(String),
-        email: 'ceo@bigcorp.test',
-        role: 'admin',
-        expiresAt: expect.any(String),
-        delivery: 'server_log',
+      afterAll(async () => {
+        await h?.close();
       });
-      const token = await invitedToken(h, 'ceo@bigcorp.test');
-      const seenByInviter = [
-        created.body,
-        (await team.as.owner('GET', '/api/invites')).body,
-        (await team.as.owner('GET', '/api/audit-log')).body,
-      ].join('\n');
-      expect(seenByInviter).not.toContain(token);
-      // The operator's log line is the invite's own, readable on its own.
-      const line = h.logged.findLast((entry) => entry.email === 'ceo@bigcorp.test');
-      expect(line?.msg).toMatch(/SMTP is not configured: send this invite link/);
-    });
 
-    it('inspect answers the same for an email with an account and one without', async () => {
-      const team = await makeTeam(h, `inspect-${kind.name}`);
-      const other = await makeTeam(h, `inspect-other-${kind.name}`);
-      const known = await invite(h, team.as.owner, other.emails.viewer, 'viewer');
-      const unknown = await invite(h, team.as.owner, `nobody-${kind.name}@x.example`, 'viewer');
-      const shapes = await Promise.all(
-        [known, unknown].map(async (token) => {
-          const answer = await anonymous(h)('POST', '/api/invites/inspect', { token });
-          expect(answer.statusCode).toBe(200);
-          return Object.keys(answer.json()).sort();
-        }),
-      );
-      expect(shapes[0]).toEqual(['email', 'expiresAt', 'orgName', 'role']);
-      expect(shapes[1]).toEqual(shapes[0]);
-    });
-
-    it('invites are limited per organization: 20 an hour', async () => {
-      const team = await makeTeam(h, `relay-${kind.name}`);
-      const statuses: number[] = [];
-      for (let i = 0; i < 21; i++)
-        statuses.push(
-          (await team.as.owner('POST', '/api/invites', { email: `r${i}@relay.example`, role: 'viewer' }))
-            .statusCode,
-        );
-      expect(statuses.slice(0, 20).every((status) => status === 201)).toBe(true);
-      const refused = await team.as.owner('POST', '/api/invites', {
-        email: 'r21@relay.example',
-        role: 'viewer',
+      it('accepting an invite never checks a password: right or wrong, an existing account must log in first', async () => {
+        const victim = await makeTeam(h, `oracle-victim-${kind.name}`);
+        const attacker = await makeTeam(h, `oracle-attacker-${kind.name}`);
+        const token = await invite(h, attacker.as.owner, victim.emails.owner, 'member');
+        const guesses = ['123456', 'password1', 'letmein!', PASSWORD];
+        for (const password of guesses) {
+          const answer = await anonymous(h)('POST', '/api/invites/accept', { token, password });
+          expect(answer.statusCode).toBe(401);
+          expect(answer.json().error).toBe('unauthenticated');
+          expect(answer.headers['set-cookie']).toBeUndefined();
+        }
+        // Nothing was counted against the victim either: no guess reached their password.
+        await login(h, victim.emails.owner);
+        // The victim themself joins from their own session.
+        const joined = await victim.as.owner('POST', '/api/invites/accept', { token });
+        expect(joined.statusCode).toBe(200);
       });
-      expect(refused.statusCode).toBe(429);
-      expect(refused.json()).toMatchObject({ error: 'too_many_invites', retryAfter: expect.any(Number) });
-    });
 
-    it('at most 100 invites pending per organization', async () => {
-      const team = await makeTeam(h, `pending-${kind.name}`);
-      const now = new Date().toISOString();
-      const expires = new Date(Date.now() + 86_400_000).toISOString();
-      await h.testStore.store.db
-        .insertInto('invites')
-        .values(
-          Array.from({ length: 100 }, (_, i) => ({
-            id: crypto.randomUUID(),
-            org_id: team.orgId,
-            email: `p${i}@pending.example`,
-            role: 'viewer',
-            token_hash: `hash-${kind.name}-${i}`,
-            invited_by: team.userIds.owner,
-            expires_at: expires,
-            created_at: now,
-          })),
-        )
-        .execute();
-      const refused = await team.as.owner('POST', '/api/invites', {
-        email: 'one@more.example',
-        role: 'viewer',
-      });
-      expect(refused.statusCode).toBe(429);
-      expect(refused.json().message).toMatch(/100 pending invites/);
-    });
-
-    it('a wrong current password counts toward the account lock, as a wrong log-in does', async () => {
-      for (const [n, door] of (['password', 'delete'] as const).entries()) {
-        const team = await makeTeam(h, `lock-${door}-${kind.name}`);
-        const cookie = `${SESSION_COOKIE}=${await h.accounts.openSession(team.userIds.member)}`;
-        const me = fromAddress(h, `10.7.${n}.${kind.name === 'sqlite' ? 1 : 2}`, cookie);
-        const wrong = () =>
-          door === 'password'
-            ? me('POST', '/api/account/password', { currentPassword: 'guess', newPassword: 'whatever123' })
-            : me('POST', '/api/account/delete', { currentPassword: 'guess' });
+      it('invite accepts are limited per client address (each new person costs a scrypt)', async () => {
         const statuses: number[] = [];
-        for (let i = 0; i < 11; i++) statuses.push((await wrong()).statusCode);
-        // Ten wrong guesses (the tenth locks), then refused before any password is compared.
-        expect(statuses.slice(0, 9)).toEqual(Array(9).fill(400));
-        expect(statuses.slice(9)).toEqual([429, 429]);
-        // The lock is the account's, whatever the door: the log-in is refused too, right password and all.
-        const locked = await h.app.inject({
-          method: 'POST',
-          url: '/api/auth/login',
-          payload: { email: team.emails.member, password: PASSWORD },
-          remoteAddress: `10.9.${n}.${kind.name === 'sqlite' ? 1 : 2}`,
+        const stranger = fromAddress(h, `10.8.0.${kind.name === 'sqlite' ? 1 : 2}`);
+        for (let i = 0; i < 32; i++)
+          statuses.push(
+            (await stranger('POST', '/api/invites/accept', { token: `no-such-token-${i}`, password: 'x' }))
+              .statusCode,
+          );
+        expect(statuses.slice(0, 30).every((status) => status === 404)).toBe(true);
+        expect(statuses.slice(30)).toEqual([429, 429]);
+      });
+
+      it('the token reaches the invited address only: not the answer, the list or the audit log', async () => {
+        const team = await makeTeam(h, `token-${kind.name}`);
+        const created = await team.as.owner('POST', '/api/invites', {
+          email: 'ceo@bigcorp.test',
+          role: 'admin',
         });
-        expect(locked.statusCode).toBe(429);
-      }
-    }, 90_000); // 22 scrypt checks and two teams of four: slow on a loaded 2-core machine
-  });
+        expect(created.statusCode).toBe(201);
+        expect(created.json()).toEqual({
+          id: expect.any(String),
+          email: 'ceo@bigcorp.test',
+          role: 'admin',
+          expiresAt: expect.any(String),
+          delivery: 'server_log',
+        });
+        const token = await invitedToken(h, 'ceo@bigcorp.test');
+        const seenByInviter = [
+          created.body,
+          (await team.as.owner('GET', '/api/invites')).body,
+          (await team.as.owner('GET', '/api/audit-log')).body,
+        ].join('\n');
+        expect(seenByInviter).not.toContain(token);
+        // The operator's log line is the invite's own, readable on its own.
+        const line = h.logged.findLast((entry) => entry.email === 'ceo@bigcorp.test');
+        expect(line?.msg).toMatch(/SMTP is not configured: send this invite link/);
+      });
+
+      it('inspect answers the same for an email with an account and one without', async () => {
+        const team = await makeTeam(h, `inspect-${kind.name}`);
+        const other = await makeTeam(h, `inspect-other-${kind.name}`);
+        const known = await invite(h, team.as.owner, other.emails.viewer, 'viewer');
+        const unknown = await invite(h, team.as.owner, `nobody-${kind.name}@x.example`, 'viewer');
+        const shapes = await Promise.all(
+          [known, unknown].map(async (token) => {
+            const answer = await anonymous(h)('POST', '/api/invites/inspect', { token });
+            expect(answer.statusCode).toBe(200);
+            return Object.keys(answer.json()).sort();
+          }),
+        );
+        expect(shapes[0]).toEqual(['email', 'expiresAt', 'orgName', 'role']);
+        expect(shapes[1]).toEqual(shapes[0]);
+      });
+
+      it('invites are limited per organization: 20 an hour', async () => {
+        const team = await makeTeam(h, `relay-${kind.name}`);
+        const statuses: number[] = [];
+        for (let i = 0; i < 21; i++)
+          statuses.push(
+            (await team.as.owner('POST', '/api/invites', { email: `r${i}@relay.example`, role: 'viewer' }))
+              .statusCode,
+          );
+        expect(statuses.slice(0, 20).every((status) => status === 201)).toBe(true);
+        const refused = await team.as.owner('POST', '/api/invites', {
+          email: 'r21@relay.example',
+          role: 'viewer',
+        });
+        expect(refused.statusCode).toBe(429);
+        expect(refused.json()).toMatchObject({ error: 'too_many_invites', retryAfter: expect.any(Number) });
+      });
+
+      it('at most 100 invites pending per organization', async () => {
+        const team = await makeTeam(h, `pending-${kind.name}`);
+        const now = new Date().toISOString();
+        const expires = new Date(Date.now() + 86_400_000).toISOString();
+        await h.testStore.store.db
+          .insertInto('invites')
+          .values(
+            Array.from({ length: 100 }, (_, i) => ({
+              id: crypto.randomUUID(),
+              org_id: team.orgId,
+              email: `p${i}@pending.example`,
+              role: 'viewer',
+              token_hash: `hash-${kind.name}-${i}`,
+              invited_by: team.userIds.owner,
+              expires_at: expires,
+              created_at: now,
+            })),
+          )
+          .execute();
+        const refused = await team.as.owner('POST', '/api/invites', {
+          email: 'one@more.example',
+          role: 'viewer',
+        });
+        expect(refused.statusCode).toBe(429);
+        expect(refused.json().message).toMatch(/100 pending invites/);
+      });
+
+      it('a wrong current password counts toward the account lock, as a wrong log-in does', async () => {
+        for (const [n, door] of (['password', 'delete'] as const).entries()) {
+          const team = await makeTeam(h, `lock-${door}-${kind.name}`);
+          const cookie = `${SESSION_COOKIE}=${await h.accounts.openSession(team.userIds.member)}`;
+          const me = fromAddress(h, `10.7.${n}.${kind.name === 'sqlite' ? 1 : 2}`, cookie);
+          const wrong = () =>
+            door === 'password'
+              ? me('POST', '/api/account/password', { currentPassword: 'guess', newPassword: 'whatever123' })
+              : me('POST', '/api/account/delete', { currentPassword: 'guess' });
+          const statuses: number[] = [];
+          for (let i = 0; i < 11; i++) statuses.push((await wrong()).statusCode);
+          // Ten wrong guesses (the tenth locks), then refused before any password is compared.
+          expect(statuses.slice(0, 9)).toEqual(Array(9).fill(400));
+          expect(statuses.slice(9)).toEqual([429, 429]);
+          // The lock is the account's, whatever the door: the log-in is refused too, right password and all.
+          const locked = await h.app.inject({
+            method: 'POST',
+            url: '/api/auth/login',
+            payload: { email: team.emails.member, password: PASSWORD },
+            remoteAddress: `10.9.${n}.${kind.name === 'sqlite' ? 1 : 2}`,
+          });
+          expect(locked.statusCode).toBe(429);
+        }
+      }, 90_000); // 22 scrypt checks and two teams of four: slow on a loaded 2-core machine
+    },
+  );
 }
 
 describe('invite mails name the inviter and relay no one else’s words', () => {
