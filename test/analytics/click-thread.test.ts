@@ -44,13 +44,14 @@ describe.each(storeKinds)('click writer thread on $name', (kind) => {
     await testStore?.dispose();
   });
 
-  const start = (orgLogger = logger()) =>
+  const start = (orgLogger = logger(), spillDir?: string) =>
     createClickThread({
       file: THREAD,
       databaseUrl: testStore.url,
       ...(testStore.schema ? { schema: testStore.schema } : {}),
       logger: orgLogger,
       ringWords: 2 ** 14,
+      ...(spillDir ? { spillDir } : {}),
     });
 
   it.skipIf(kind.skipReason)('flush writes every click recorded before it, every field intact', async () => {
@@ -88,14 +89,7 @@ describe.each(storeKinds)('click writer thread on $name', (kind) => {
     async () => {
       const spillDir = mkdtempSync(join(tmpdir(), 'linkhop-lazy-'));
       try {
-        const idle = createClickThread({
-          file: THREAD,
-          databaseUrl: testStore.url,
-          ...(testStore.schema ? { schema: testStore.schema } : {}),
-          logger: logger(),
-          ringWords: 2 ** 14,
-          spillDir,
-        });
+        const idle = start(logger(), spillDir);
         idle.start();
         // memory() answers only for a running thread, and never starts one.
         expect(await idle.memory()).toBeUndefined();
@@ -114,14 +108,7 @@ describe.each(storeKinds)('click writer thread on $name', (kind) => {
         createClickSpill({ dir: spillDir }).append(
           Array.from({ length: 25 }, (_, i) => clickInput({ orgId: 'org-spilled', at: NOW + i })),
         );
-        const spilled = createClickThread({
-          file: THREAD,
-          databaseUrl: testStore.url,
-          ...(testStore.schema ? { schema: testStore.schema } : {}),
-          logger: logger(),
-          ringWords: 2 ** 14,
-          spillDir,
-        });
+        const spilled = start(logger(), spillDir);
         spilled.start();
         for (let i = 0; i < 100 && (await storedClicks(testStore.store, 'org-spilled')).length < 25; i++) {
           await new Promise((resolve) => setTimeout(resolve, 100));
