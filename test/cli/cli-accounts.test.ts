@@ -1,27 +1,15 @@
-import { spawnSync } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { openStore } from '../../src/store/database.js';
-import { childEnv } from '../helpers/env.js';
+import { cliOn } from '../helpers/cli.js';
 
-const CLI = join(import.meta.dirname, '../../dist/cli/main.js');
 const dir = mkdtempSync(join(tmpdir(), 'linkhop-cli-accounts-'));
 const DATABASE_URL = `sqlite:${join(dir, 'accounts.db')}`;
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
-function linkhop(...args: string[]) {
-  const result = spawnSync(process.execPath, [CLI, ...args], {
-    env: childEnv({ DATABASE_URL }),
-    encoding: 'utf8',
-  });
-  return {
-    status: result.status,
-    stderr: result.stderr,
-    lines: result.stdout.trim().split('\n').filter(Boolean),
-  };
-}
+const linkhop = cliOn(DATABASE_URL);
 
 function json(...args: string[]) {
   const result = linkhop(...args);

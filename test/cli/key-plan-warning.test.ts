@@ -1,28 +1,16 @@
-import { spawnSync } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { childEnv } from '../helpers/env.js';
+import { cliOn } from '../helpers/cli.js';
 
 /** `linkhop key create` on an organization whose plan has no API (issue #32, item 4). */
 
-const CLI = join(import.meta.dirname, '../../dist/cli/main.js');
 const dir = mkdtempSync(join(tmpdir(), 'linkhop-cli-keyplan-'));
 const DATABASE_URL = `sqlite:${join(dir, 'keys.db')}`;
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
-function linkhop(...args: string[]) {
-  const result = spawnSync(process.execPath, [CLI, ...args], {
-    env: childEnv({ DATABASE_URL }),
-    encoding: 'utf8',
-  });
-  return {
-    status: result.status,
-    stderr: result.stderr,
-    lines: result.stdout.trim().split('\n').filter(Boolean),
-  };
-}
+const linkhop = cliOn(DATABASE_URL);
 
 describe('linkhop key create and the plan', { timeout: 60_000 }, () => {
   it('mints the key for a Sidekick organization but warns on stderr that it gets 401 until the plan has the API', () => {
