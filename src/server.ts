@@ -1,10 +1,10 @@
 import { setFlagsFromString } from 'node:v8';
 import { runInNewContext } from 'node:vm';
 import type { FastifyInstance } from 'fastify';
-import { composeEngine } from './compose-engine.js';
+import type { Composed } from './app.js';
+import { composeEngine } from './compose/engine.js';
 import { type Config, parseConfig } from './config.js';
 import { createLogger } from './logger.js';
-import type { Composed } from './main.js';
 import { migrateToLatest, openStore, type Store } from './store/database.js';
 
 /** The process around the composed app: config in, store opened and migrated, listening, signals out. */
@@ -42,7 +42,7 @@ export async function startServer(env: NodeJS.ProcessEnv, mode: Config['mode']):
           return { app, close: () => app.close() };
         })()
       : // Loaded only here: the engine never pays for the hosted service's modules.
-        await (await import('./main.js')).composeHosted(config, store, logger, { clickThread: true });
+        await (await import('./app.js')).composeHosted(config, store, logger, { clickThread: true });
   if (config.allowPrivateWebhookTargets) {
     logger.warn(
       'WEBHOOK_ALLOW_PRIVATE_TARGETS=1: webhooks may target loopback and private addresses (development only)',

@@ -1,9 +1,9 @@
 import { randomBytes, randomUUID } from 'node:crypto';
 import type { Logger } from 'pino';
+import { composeImports, type ImportsDeps } from '../compose/imports.js';
 import type { Config } from '../config.js';
 import { createTxtLookup } from '../domains/dns-txt.js';
 import { createDomainService } from '../domains/service.js';
-import { composeImports, type ImportsDeps } from '../imports/compose.js';
 import { createPreviewService } from '../links/preview.js';
 import type { LinkService } from '../links/service.js';
 import type { Store } from '../store/database.js';

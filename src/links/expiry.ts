@@ -106,7 +106,7 @@ export function createLinkExpiry(deps: LinkExpiryDeps) {
 
 export type LinkExpiry = ReturnType<typeof createLinkExpiry>;
 
-/** The expiry as the hosted service runs it, on its store, cache and outbox (main.ts). */
+/** The expiry as the hosted service runs it, on its store, cache and outbox (src/compose/links.ts). */
 export function composeLinkExpiry(parts: {
   store: Store;
   linkRepo: LinkRepo;

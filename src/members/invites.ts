@@ -15,7 +15,7 @@ import { checkOwnerChange } from './service.js';
 /** How long an invite works. */
 export const INVITE_DAYS = 7;
 
-/** Invites an organization may have pending at once (the hourly limit, against relaying, is in src/http/limits.ts). */
+/** Invites an organization may have pending at once (the hourly limit, against relaying, is in src/compose/limits.ts). */
 export const MAX_PENDING_INVITES = 100;
 
 export interface InviteServiceDeps {

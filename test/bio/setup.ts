@@ -22,7 +22,7 @@ import type { StoreKind, TestStore } from '../helpers/stores.js';
 
 /**
  * Shared set-up of the creator-pages suites: a store with 010 applied, a real link service, an
- * in-memory stats source with known numbers, and a small app wired the way hosted-app.ts wires it
+ * in-memory stats source with known numbers, and a small app wired the way src/app.ts wires it
  * (the `x-test-org` header stands in for the session cookie and the API key).
  */
 

@@ -1,7 +1,7 @@
 import pino from 'pino';
 import { describe, expect, it, vi } from 'vitest';
+import { composeHosted } from '../../src/app.js';
 import { parseConfig } from '../../src/config.js';
-import { composeHosted } from '../../src/main.js';
 import { down, up } from '../../src/store/migrations/014-domains.js';
 import { storeKinds } from '../helpers/stores.js';
 import { UA } from '../helpers/user-agents.js';

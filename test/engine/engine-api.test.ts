@@ -1,8 +1,8 @@
 import type { FastifyInstance } from 'fastify';
 import pino from 'pino';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { composeEngine } from '../../src/compose/engine.js';
 import { parseConfig } from '../../src/config.js';
-import { composeEngine } from '../../src/main.js';
 import { announceSkips, sqliteKind, storeKinds, type TestStore } from '../helpers/stores.js';
 
 announceSkips();

@@ -1,7 +1,7 @@
 import type { AddressInfo } from 'node:net';
 import pino from 'pino';
+import { composeEngine } from '../../src/compose/engine.js';
 import { parseConfig } from '../../src/config.js';
-import { composeEngine } from '../../src/main.js';
 import { sqliteKind } from './stores.js';
 
 export type RunningEngine = Awaited<ReturnType<typeof startEngine>>;

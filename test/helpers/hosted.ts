@@ -5,11 +5,11 @@ import type { Tier } from '../../src/accounts/plans.js';
 import { createAccountRepo } from '../../src/accounts/repo.js';
 import { hashPassword } from '../../src/accounts/secrets.js';
 import { type AccountService, createAccountService } from '../../src/accounts/service.js';
+import { type Composed, composeHosted } from '../../src/app.js';
 import { createAuditRepo } from '../../src/audit/repo.js';
 import { createAuditLog } from '../../src/audit/service.js';
 import { parseConfig } from '../../src/config.js';
 import { SESSION_COOKIE } from '../../src/http/session-auth.js';
-import { type Composed, composeHosted } from '../../src/main.js';
 import type { StoreKind, TestStore } from './stores.js';
 import { UA } from './user-agents.js';
 

@@ -7,10 +7,10 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createAccountRepo } from '../../src/accounts/repo.js';
 import { createAccountService } from '../../src/accounts/service.js';
 import { createClickThread } from '../../src/analytics/click-thread.js';
+import type { Composed } from '../../src/app.js';
 import { createAuditRepo } from '../../src/audit/repo.js';
 import { createAuditLog } from '../../src/audit/service.js';
 import { parseConfig } from '../../src/config.js';
-import type { Composed } from '../../src/main.js';
 import { clickInput } from '../analytics/setup.js';
 import { sqliteKind, type TestStore } from '../helpers/stores.js';
 import { UA } from '../helpers/user-agents.js';
@@ -19,7 +19,7 @@ import { UA } from '../helpers/user-agents.js';
  * Memory on /metrics as a running server shows it: the built service (dist/, as `linkhop serve` runs it,
  * since only the built writer thread script can be started) with its click writer thread, over real HTTP.
  */
-const BUILT_MAIN = new URL('../../dist/main.js', import.meta.url);
+const BUILT_APP = new URL('../../dist/app.js', import.meta.url);
 
 const sample = (text: string, series: string) => {
   const line = text.split('\n').find((row) => row.startsWith(`${series} `));
@@ -33,7 +33,7 @@ describe('memory metrics of a hosted service with its click writer thread', () =
   let newKey: () => Promise<string>;
   beforeAll(async () => {
     testStore = await sqliteKind.create();
-    const { composeHosted } = (await import(BUILT_MAIN.href)) as typeof import('../../src/main.js');
+    const { composeHosted } = (await import(BUILT_APP.href)) as typeof import('../../src/app.js');
     const config = parseConfig(
       {
         BASE_URL: 'https://lnk.example',

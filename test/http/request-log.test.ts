@@ -3,10 +3,10 @@ import { join } from 'node:path';
 import { Writable } from 'node:stream';
 import pino from 'pino';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { composeEngine } from '../../src/compose-engine.js';
+import { type Composed, composeHosted } from '../../src/app.js';
+import { composeEngine } from '../../src/compose/engine.js';
 import { type Config, parseConfig } from '../../src/config.js';
 import { createLogger } from '../../src/logger.js';
-import { type Composed, composeHosted } from '../../src/main.js';
 import { sqliteKind, type TestStore } from '../helpers/stores.js';
 
 /** Issue #32, item 5: one log line per request, and pretty lines for a person at a terminal. */

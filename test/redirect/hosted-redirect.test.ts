@@ -1,8 +1,8 @@
 import type { FastifyInstance } from 'fastify';
 import pino from 'pino';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { type Composed, composeHosted } from '../../src/app.js';
 import { parseConfig } from '../../src/config.js';
-import { type Composed, composeHosted } from '../../src/main.js';
 import { addVerifiedDomain } from '../helpers/domains.js';
 import { storeKinds, type TestStore } from '../helpers/stores.js';
 import { UA } from '../helpers/user-agents.js';

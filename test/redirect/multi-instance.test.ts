@@ -1,8 +1,8 @@
 import type { FastifyInstance } from 'fastify';
 import pino from 'pino';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { type Composed, composeHosted } from '../../src/app.js';
 import { parseConfig } from '../../src/config.js';
-import { type Composed, composeHosted } from '../../src/main.js';
 import { addVerifiedDomain } from '../helpers/domains.js';
 import { BASE_URL, type HostedHarness, startHosted } from '../helpers/hosted.js';
 import { redisSkipReason, redisUrl } from '../helpers/redis.js';

@@ -6,7 +6,7 @@ import { sqliteKind } from '../helpers/stores.js';
 
 /**
  * The same flow through the composed hosted service (real session cookie, CSRF guard, OpenAPI). It skips
- * itself until the lead wires the social plugins into hosted-app.ts and main.ts, then runs as is.
+ * itself until the lead wires the social plugins into src/app.ts, then runs as is.
  */
 describe('social routes wired into the hosted app', () => {
   let h: HostedHarness;

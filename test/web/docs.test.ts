@@ -1,7 +1,7 @@
 import pino from 'pino';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { type Composed, composeHosted } from '../../src/app.js';
 import { parseConfig } from '../../src/config.js';
-import { type Composed, composeHosted } from '../../src/main.js';
 import { sqliteKind, type TestStore } from '../helpers/stores.js';
 import { browserSkipReason, launchBrowser } from './harness.js';
 

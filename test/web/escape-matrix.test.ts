@@ -1,12 +1,12 @@
 import pino from 'pino';
 import type { BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { type Composed, composeHosted } from '../../src/app.js';
 import { parseConfig } from '../../src/config.js';
 import { BUILTIN_ESCAPE_CELLS, type EscapeCell } from '../../src/core/escape/index.js';
 import { allowedStrategies, type EscapePlan, planEscape } from '../../src/core/pages/index.js';
 import { appTargetFor, createPlatformTable } from '../../src/core/platforms/index.js';
 import type { Visitor } from '../../src/core/visitor.js';
-import { type Composed, composeHosted } from '../../src/main.js';
 import { UA_CORPUS } from '../core/ua-corpus.js';
 import { IN_APP_FIXTURES } from '../helpers/in-app-user-agents.js';
 import { sqliteKind, type TestStore } from '../helpers/stores.js';

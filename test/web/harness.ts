@@ -7,8 +7,8 @@ import { afterAll, beforeAll } from 'vitest';
 import type { Tier } from '../../src/accounts/plans.js';
 import { createAccountRepo } from '../../src/accounts/repo.js';
 import { type AccountService, createAccountService } from '../../src/accounts/service.js';
+import { type Composed, composeHosted } from '../../src/app.js';
 import { parseConfig } from '../../src/config.js';
-import { type Composed, composeHosted } from '../../src/main.js';
 import { sqliteKind, type TestStore } from '../helpers/stores.js';
 
 /**

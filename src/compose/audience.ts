@@ -1,14 +1,14 @@
 import { randomUUID } from 'node:crypto';
 import type { Logger } from 'pino';
-import { createAudienceService } from './audience/service.js';
-import type { AuditLog } from './audit/service.js';
-import { createSegmentService } from './broadcasts/segments.js';
-import { createBroadcastService } from './broadcasts/service.js';
-import { createUnsubscribeService } from './broadcasts/unsubscribe.js';
-import { createBroadcastWorker, type MailTransport } from './broadcasts/worker.js';
-import type { Config } from './config.js';
-import type { Store } from './store/database.js';
-import type { EventOutbox } from './webhooks/service.js';
+import { createAudienceService } from '../audience/service.js';
+import type { AuditLog } from '../audit/service.js';
+import { createSegmentService } from '../broadcasts/segments.js';
+import { createBroadcastService } from '../broadcasts/service.js';
+import { createUnsubscribeService } from '../broadcasts/unsubscribe.js';
+import { createBroadcastWorker, type MailTransport } from '../broadcasts/worker.js';
+import type { Config } from '../config.js';
+import type { Store } from '../store/database.js';
+import type { EventOutbox } from '../webhooks/service.js';
 
 export interface AudienceDeps {
   config: Config;

@@ -1,15 +1,15 @@
 import { randomUUID } from 'node:crypto';
 import type { Logger } from 'pino';
-import type { createAnalyticsService } from './analytics/service.js';
-import type { AuditLog } from './audit/service.js';
-import type { Config } from './config.js';
-import type { LinkService } from './links/service.js';
-import { createSocialAccountService } from './social/accounts.js';
-import { createAutomationService } from './social/automations.js';
-import type { SocialDeps } from './social/deps.js';
-import { createSocialIntake } from './social/intake.js';
-import { createRefreshSweep } from './social/refresh.js';
-import type { Store } from './store/database.js';
+import type { createAnalyticsService } from '../analytics/service.js';
+import type { AuditLog } from '../audit/service.js';
+import type { Config } from '../config.js';
+import type { LinkService } from '../links/service.js';
+import { createSocialAccountService } from '../social/accounts.js';
+import { createAutomationService } from '../social/automations.js';
+import type { SocialDeps } from '../social/deps.js';
+import { createSocialIntake } from '../social/intake.js';
+import { createRefreshSweep } from '../social/refresh.js';
+import type { Store } from '../store/database.js';
 
 export interface SocialComposeDeps {
   config: Config;

@@ -1,17 +1,17 @@
 import { randomUUID } from 'node:crypto';
-import { createEraseService } from './accounts/erase.js';
-import { createEraseRepo } from './accounts/erase-repo.js';
-import { createPasswordService } from './accounts/passwords.js';
-import { createAccountRepo } from './accounts/repo.js';
-import { createAccountService } from './accounts/service.js';
-import { createSignupService, type SignupLogger } from './accounts/signup.js';
-import type { AuditLog } from './audit/service.js';
-import type { MailTransport } from './broadcasts/worker.js';
-import type { Config } from './config.js';
-import type { RateLimiter } from './http/rate-limit.js';
-import { createInviteService } from './members/invites.js';
-import { createMemberService } from './members/service.js';
-import type { Store } from './store/database.js';
+import { createEraseService } from '../accounts/erase.js';
+import { createEraseRepo } from '../accounts/erase-repo.js';
+import { createPasswordService } from '../accounts/passwords.js';
+import { createAccountRepo } from '../accounts/repo.js';
+import { createAccountService } from '../accounts/service.js';
+import { createSignupService, type SignupLogger } from '../accounts/signup.js';
+import type { AuditLog } from '../audit/service.js';
+import type { MailTransport } from '../broadcasts/worker.js';
+import type { Config } from '../config.js';
+import type { RateLimiter } from '../http/rate-limit.js';
+import { createInviteService } from '../members/invites.js';
+import { createMemberService } from '../members/service.js';
+import type { Store } from '../store/database.js';
 
 export interface TeamsDeps {
   config: Config;

@@ -1,13 +1,13 @@
 import type { Redis } from 'ioredis';
 import { CAPTURE_RATE_LIMIT } from '../audience/routes.js';
-import { createFallbackRateLimiter, type RateLimitMode } from './fallback-rate-limit.js';
+import { createFallbackRateLimiter, type RateLimitMode } from '../http/fallback-rate-limit.js';
 import {
   createMemoryRateLimiter,
   createRedisRateLimiter,
   type RateLimiter,
   type RateLimitOptions,
-} from './rate-limit.js';
-import { V1_RATE_LIMIT } from './v1-auth.js';
+} from '../http/rate-limit.js';
+import { V1_RATE_LIMIT } from '../http/v1-auth.js';
 
 /**
  * Every rate limit of the hosted service, in one place: shared by all instances through Redis when it is

@@ -1,23 +1,26 @@
 import { randomBytes } from 'node:crypto';
 import type { FastifyInstance } from 'fastify';
 import type { Logger } from 'pino';
-import type { Config } from './config.js';
-import { LruCache } from './core/lru-cache.js';
-import { type CompiledDestination, compileDestination } from './core/resolve.js';
-import { createVisitorClassifier } from './core/visitor.js';
-import { buildEngineApp } from './engine/app.js';
-import { WEB_MARKER } from './engine/fast-path.js';
-import { createEngineLinkRepo } from './engine/repo.js';
-import { createEngineLinkService } from './engine/service.js';
-import { loadEscapeMatrix } from './escape-matrix.js';
-import { createBearerCheck } from './http/bearer.js';
-import { loadPlatformTable } from './platform-table.js';
-import { createNonceSource } from './redirect/nonce.js';
-import { createVisitResponder } from './redirect/respond.js';
-import type { Store } from './store/database.js';
-import { pingStore } from './store/health.js';
+import type { Config } from '../config.js';
+import { LruCache } from '../core/lru-cache.js';
+import { type CompiledDestination, compileDestination } from '../core/resolve.js';
+import { createVisitorClassifier } from '../core/visitor.js';
+import { buildEngineApp } from '../engine/app.js';
+import { WEB_MARKER } from '../engine/fast-path.js';
+import { createEngineLinkRepo } from '../engine/repo.js';
+import { createEngineLinkService } from '../engine/service.js';
+import { loadEscapeMatrix } from '../escape-matrix.js';
+import { createBearerCheck } from '../http/bearer.js';
+import { loadPlatformTable } from '../platform-table.js';
+import { createNonceSource } from '../redirect/nonce.js';
+import { createVisitResponder } from '../redirect/respond.js';
+import type { Store } from '../store/database.js';
+import { pingStore } from '../store/health.js';
 
-/** The self-hosted engine's part of the composition root (main.ts re-exports it). */
+/**
+ * The self-hosted engine's composition root, apart from the hosted service's (src/app.ts) so that the
+ * engine never loads the hosted modules: server.ts imports app.ts only for `linkhop serve`.
+ */
 
 const LINK_CACHE_SIZE = 50_000;
 

@@ -1,17 +1,17 @@
 import type { Redis } from 'ioredis';
 import type { Logger } from 'pino';
-import { createClickPartitions } from './analytics/click-partitions.js';
-import { clickSink } from './analytics/click-sink.js';
-import { createEscapeBandit } from './analytics/escape-bandit.js';
-import { createOutcomeQueue } from './analytics/outcome-queue.js';
-import { createOutcomeWriter } from './analytics/outcomes.js';
-import { createAnalyticsRepo } from './analytics/repo.js';
-import { type AnalyticsServiceDeps, createAnalyticsService } from './analytics/service.js';
-import { createMemoryOneShot, createRedisOneShot, createTapTokens } from './analytics/tap-tokens.js';
-import type { Config } from './config.js';
-import { createClickRetention } from './jobs/click-retention.js';
-import type { Store } from './store/database.js';
-import type { EventOutbox } from './webhooks/service.js';
+import { createClickPartitions } from '../analytics/click-partitions.js';
+import { clickSink } from '../analytics/click-sink.js';
+import { createEscapeBandit } from '../analytics/escape-bandit.js';
+import { createOutcomeQueue } from '../analytics/outcome-queue.js';
+import { createOutcomeWriter } from '../analytics/outcomes.js';
+import { createAnalyticsRepo } from '../analytics/repo.js';
+import { type AnalyticsServiceDeps, createAnalyticsService } from '../analytics/service.js';
+import { createMemoryOneShot, createRedisOneShot, createTapTokens } from '../analytics/tap-tokens.js';
+import type { Config } from '../config.js';
+import { createClickRetention } from '../jobs/click-retention.js';
+import type { Store } from '../store/database.js';
+import type { EventOutbox } from '../webhooks/service.js';
 
 export interface AnalyticsDeps {
   config: Config;

@@ -4,18 +4,18 @@ import type { AccountService } from '../accounts/service.js';
 import type { AuditLog } from '../audit/service.js';
 import type { Config } from '../config.js';
 import type { DomainService } from '../domains/service.js';
+import { createLinkWriter } from '../imports/link-writer.js';
+import { createImportRepo } from '../imports/repo.js';
+import { createImportService } from '../imports/service.js';
+import { createImportWorker, type ImportWorkerDeps, type ImportWorkerLogger } from '../imports/worker.js';
 import type { PreviewService } from '../links/preview.js';
 import type { LinkService } from '../links/service.js';
 import { createGuardedFetcher, type GuardedFetcher } from '../net/guarded-fetch.js';
 import type { Store } from '../store/database.js';
 import type { SecretBox } from '../webhooks/secret-box.js';
-import { createLinkWriter } from './link-writer.js';
-import { createImportRepo } from './repo.js';
-import { createImportService } from './service.js';
-import { createImportWorker, type ImportWorkerDeps, type ImportWorkerLogger } from './worker.js';
 
 /**
- * The imports domain wired from the services it builds on; the server (src/main.ts) and the CLI
+ * The imports domain wired from the services it builds on; the server (src/app.ts) and the CLI
  * (src/cli/import.ts) both make it here, so an import runs the same way in either.
  */
 

@@ -1,0 +1,504 @@
+import swagger from '@fastify/swagger';
+import swaggerUi from '@fastify/swagger-ui';
+import Fastify, { type FastifyBaseLogger, type FastifyInstance, type FastifyReply } from 'fastify';
+import { serializerCompiler, validatorCompiler } from 'fastify-type-provider-zod';
+import type { Logger } from 'pino';
+import { publicAccountRoutes, sessionAccountRoutes } from './accounts/account-routes.js';
+import { type DashboardAccountDeps, dashboardAccountRoutes } from './accounts/dashboard-routes.js';
+import type { EraseService } from './accounts/erase.js';
+import { keyRoutes } from './accounts/key-routes.js';
+import { createPasswordAttempts } from './accounts/password-attempts.js';
+import type { PasswordService } from './accounts/passwords.js';
+import { meRoutes } from './accounts/routes.js';
+import type { ClickBufferStats } from './analytics/click-buffer.js';
+import { analyticsRoutes, dashboardAnalyticsRoutes, tapRoutes } from './analytics/routes.js';
+import type { AnalyticsService } from './analytics/service.js';
+import { audienceRoutes, captureRoutes } from './audience/routes.js';
+import type { AudienceService } from './audience/service.js';
+import { auditRoutes } from './audit/routes.js';
+import type { AuditLog } from './audit/service.js';
+import { bioPageRoutes, bioRoutes, publicBioRoutes } from './bio/routes.js';
+import type { BioService } from './bio/service.js';
+import { broadcastRoutes } from './broadcasts/routes.js';
+import { type SegmentService, segmentRoutes } from './broadcasts/segments.js';
+import type { BroadcastService } from './broadcasts/service.js';
+import { type UnsubscribeService, unsubscribeRoutes } from './broadcasts/unsubscribe.js';
+import { createSmtpTransport } from './broadcasts/worker.js';
+import { composeAnalytics } from './compose/analytics.js';
+import { composeAudience } from './compose/audience.js';
+import { composeImports } from './compose/imports.js';
+import type { Limits } from './compose/limits.js';
+import { composeHosts, composeLinks } from './compose/links.js';
+import { composeMetrics } from './compose/metrics.js';
+import { composeOutbox } from './compose/outbox.js';
+import { composePages } from './compose/pages.js';
+import { composeRedirect } from './compose/redirect.js';
+import { composeShared } from './compose/shared.js';
+import { composeSocial } from './compose/social.js';
+import { composeTeams } from './compose/teams.js';
+import type { Config, TrustProxy } from './config.js';
+import { domainRoutes } from './domains/routes.js';
+import type { DomainService } from './domains/service.js';
+import { appError } from './errors.js';
+import { type FolderService, folderRoutes } from './folders/folders.js';
+import { collectRoutes } from './http/authorize.js';
+import {
+  type DashboardAssets,
+  dashboardRoutes,
+  defaultDashboardDir,
+  loadDashboardAssets,
+} from './http/dashboard.js';
+import { registerEdgeTextGuard } from './http/edge-text.js';
+import { hostedErrorHandler, sendError } from './http/errors.js';
+import type { RateLimitMode } from './http/fallback-rate-limit.js';
+import { type HealthDeps, healthRoutes } from './http/health.js';
+import { sendNotFoundPage } from './http/html.js';
+import { requestLogController } from './http/logging.js';
+import type { Metrics } from './http/metrics.js';
+import { hostedOpenApiOptions } from './http/openapi.js';
+import type { RateLimiter } from './http/rate-limit.js';
+import { registerCsrfGuard, requireSession } from './http/session-auth.js';
+import { registerV1Auth, type V1AuthDeps } from './http/v1-auth.js';
+import { importRoutes } from './imports/routes.js';
+import type { ImportService } from './imports/service.js';
+import { type PreviewService, previewRoutes } from './links/preview.js';
+import { qrRoutes } from './links/qr.js';
+import { linkRoutes } from './links/routes.js';
+import type { LinkService } from './links/service.js';
+import { mediaKitPageRoutes, mediaKitRoutes, publicMediaKitRoutes } from './mediakit/routes.js';
+import type { MediaKitService } from './mediakit/service.js';
+import type { InviteService } from './members/invites.js';
+import { memberRoutes } from './members/routes.js';
+import type { MemberService } from './members/service.js';
+import { type PixelService, pixelRoutes } from './pixels/pixels.js';
+import { type ReceiptService, receiptKeyRoutes, receiptRoutes } from './receipts/receipts.js';
+import { serverWithFastPath } from './redirect/fast-path-server.js';
+import {
+  createHostedFastPath,
+  type HostedRedirectDeps,
+  hostedRedirectRoutes,
+} from './redirect/hosted-routes.js';
+import type { SocialAccountService } from './social/accounts.js';
+import type { AutomationService } from './social/automations.js';
+import type { SocialIntake } from './social/intake.js';
+import type { SweepCounts } from './social/refresh.js';
+import { socialRoutes } from './social/routes.js';
+import { socialInternalRoutes, socialPublicRoutes } from './social/webhook-routes.js';
+import { linkListStatsRoutes, publicStatsApiRoutes, publicStatsPageRoutes } from './stats/routes.js';
+import type { PublicStatsService } from './stats/service.js';
+import type { Store } from './store/database.js';
+import { pingStore } from './store/health.js';
+import type { RedisHealth } from './store/redis-health.js';
+import { webhookRoutes } from './webhooks/routes.js';
+import type { WebhookService } from './webhooks/service.js';
+
+export interface HostedAppDeps {
+  logger: FastifyBaseLogger;
+  baseUrl: string;
+  /** TRUST_PROXY: whose X-Forwarded-For sets request.ip, which every per-address limit keys on. */
+  trustProxy: TrustProxy;
+  ping: () => Promise<void>;
+  /** Redis's state for /health, when REDIS_URL is set. */
+  redisHealth?: HealthDeps['redis'];
+  metrics?: Metrics;
+  v1Auth: V1AuthDeps;
+  dashboard: DashboardAccountDeps;
+  /** Teams (issue #20): members and invites, the audit log, passwords, account deletion. */
+  teams: {
+    members: MemberService;
+    invites: InviteService;
+    audit: AuditLog;
+    passwords: PasswordService;
+    erase: EraseService;
+  };
+  links: LinkService;
+  folders: FolderService;
+  domains: DomainService;
+  pixels: PixelService;
+  receipts: ReceiptService;
+  previews: PreviewService;
+  imports: ImportService;
+  webhooks: WebhookService;
+  analytics: AnalyticsService;
+  /** Public link stats (issue #20). */
+  publicStats: PublicStatsService;
+  bio: BioService;
+  mediaKit: MediaKitService;
+  social: {
+    accounts: SocialAccountService;
+    automations: AutomationService;
+    intake: SocialIntake;
+    sweep: () => Promise<SweepCounts>;
+    appSecret: string | undefined;
+    verifyToken: string | undefined;
+    cronSecret: string | undefined;
+  };
+  audience: AudienceService;
+  segments: SegmentService;
+  broadcasts: BroadcastService;
+  unsubscribe: UnsubscribeService;
+  captureLimiter: RateLimiter;
+  redirect: HostedRedirectDeps;
+  /** The built web dashboard, served at `/`. */
+  web: DashboardAssets;
+}
+
+export interface Composed {
+  app: FastifyInstance;
+  /** The click sink's depth and spill (for /metrics); the database's state is `store.health`. */
+  clickStats?(): ClickBufferStats;
+  /** One pass of the link.expired sweep now (hosted; it also runs every 20 s). */
+  sweepExpiry?(): Promise<void>;
+  /** Closes the app and whatever the composition opened besides the store (Redis clients). */
+  close(): Promise<void>;
+  /** With REDIS_URL: whether Redis is reached now and which rate limit decides (for /health, /metrics). */
+  redis?: { health: RedisHealth; rateLimitMode(): RateLimitMode };
+}
+
+export interface ComposeOptions {
+  /**
+   * Write clicks on a thread of their own (the running server; see clickSink). Off by default, so that
+   * tests composing the app in-process get the in-process buffer.
+   */
+  clickThread?: boolean;
+}
+
+/** The redirect's route pattern, as Fastify and the metrics name it. */
+const SLUG_ROUTE = '/:slug';
+
+/**
+ * /docs loads only swagger-ui's files and fetches its JSON: nothing third-party (its validator badge is
+ * off by default), no framing, no inline script.
+ */
+const DOCS_CSP =
+  "default-src 'self'; base-uri 'self'; connect-src 'self'; font-src 'self' data:; form-action 'self'; " +
+  "frame-ancestors 'none'; img-src 'self' data:; object-src 'none'; script-src 'self'; " +
+  "script-src-attr 'none'; style-src 'self' 'sha256-RL3ie0nH+Lzz2YNqQN83mnU0J1ot4QL7b99vMdIX99w='";
+
+/** One year, the value browsers' preload lists ask for; subdomains are the owner's business, not ours. */
+export const HSTS = 'max-age=31536000';
+
+/**
+ * The hosted service's composition root: config is parsed before this, the store opened; every service is
+ * made here, through the groups of src/compose/, and handed down. Nothing below reads the environment or
+ * holds module-level state. The engine has a root of its own (src/compose/engine.ts), so that it never
+ * loads the hosted service's modules.
+ */
+export async function composeHosted(
+  config: Config,
+  store: Store,
+  logger: Logger,
+  options: ComposeOptions = {},
+): Promise<Composed> {
+  const shared = await composeShared(config, store, logger);
+  const outbox = composeOutbox(config, store, logger, shared);
+  const { secretBox, sessionSecret, redis, limits } = shared;
+  const { audit, events } = outbox;
+  // Without SMTP_URL there is no mail worker: broadcasts answer 503 not_provisioned, invites are logged.
+  const mailTransport = config.smtpUrl ? createSmtpTransport(config.smtpUrl) : null;
+  const mailFrom = config.mailFrom ?? `linkhop <no-reply@${new URL(config.baseUrl).hostname}>`;
+  const crowd = composeAudience({ config, store, logger, events, audit, mailTransport, mailFrom });
+  const hosts = await composeHosts(config, store, shared, outbox);
+  const { cache } = hosts;
+  const people = composeTeams({ config, store, audit, logger, limits, cache, mailTransport, mailFrom });
+  const { accounts } = people;
+  const linking = await composeLinks({ config, store, logger, shared, outbox, hosts, accounts });
+  const { links, linkExpiry, previews } = linking;
+  const imports = composeImports({
+    store,
+    accounts,
+    links,
+    previews,
+    domains: hosts.domains,
+    secretBox,
+    logger,
+    config,
+    audit,
+  });
+  const { clicks, tapTokens, analytics, bandit, ...tracking } = composeAnalytics({
+    config,
+    store,
+    logger,
+    clickThread: options.clickThread === true,
+    sessionSecret,
+    ...(redis ? { redis: redis.publisher } : {}),
+    links,
+    events,
+    emitEvent: outbox.emitEvent,
+  });
+  const social = composeSocial({ config, store, logger, audit, links, analytics, sessionSecret });
+  const redirect = composeRedirect({ config, shared, hosts, linkExpiry, clicks, tapTokens, bandit });
+  const metrics = composeMetrics({ store, shared, outbox, hosts, clicks, redirect });
+  const redisHealth = redis && { up: () => redis.health.up, rateLimitMode: () => limits.mode() };
+  const app = await buildHostedApp({
+    logger,
+    baseUrl: config.baseUrl,
+    trustProxy: config.trustProxy,
+    ping: () => pingStore(store),
+    ...(redisHealth ? { redisHealth } : {}),
+    metrics,
+    v1Auth: {
+      authenticate: (authorization) => accounts.authenticateApiKey(authorization),
+      limiter: limits.v1,
+    },
+    dashboard: dashboardDeps(config, people, limits),
+    teams: people.teams,
+    links,
+    folders: linking.folders,
+    domains: hosts.domains,
+    pixels: linking.pixels,
+    receipts: linking.receipts,
+    previews,
+    imports: imports.service,
+    webhooks: outbox.webhooks,
+    analytics,
+    ...composePages(config, store, analytics, audit),
+    social,
+    audience: crowd.audience,
+    segments: crowd.segments,
+    broadcasts: crowd.broadcasts,
+    unsubscribe: crowd.unsubscribe,
+    captureLimiter: limits.capture,
+    redirect: redirect.deps,
+    web: loadDashboardAssets(config.dashboardDir ?? defaultDashboardDir()),
+  });
+  tracking.start();
+  outbox.deliveries.start();
+  crowd.start();
+  linkExpiry.start();
+  return {
+    app,
+    clickStats: () => clicks.stats(),
+    sweepExpiry: () => linkExpiry.sweep(),
+    ...(redis ? { redis: { health: redis.health, rateLimitMode: () => limits.mode() } } : {}),
+    // The app first (no new requests), then what writes in the background, then the connections.
+    async close() {
+      await app.close();
+      await linkExpiry.stop();
+      await social.intake.drain();
+      await tracking.stop();
+      // Pending deliveries stay in the outbox; the next worker, here or on another instance, sends them.
+      await outbox.deliveries.stop();
+      await crowd.stop();
+      await imports.close();
+      await shared.fetcher.close();
+      await cache.close();
+      await redis?.close();
+    },
+  };
+}
+
+/** The dashboard's session side: accounts, sign-up, and the limits on every password and invite check. */
+function dashboardDeps(config: Config, people: ReturnType<typeof composeTeams>, limits: Limits) {
+  return {
+    accounts: people.accounts,
+    secureCookies: config.baseUrl.startsWith('https://'),
+    signup: people.signup,
+    signupAttempts: limits.signup,
+    passwordAttempts: createPasswordAttempts({
+      perAddress: limits.login,
+      perAccount: limits.accountLoginFailures,
+    }),
+    keyCreations: limits.keyCreations,
+    inviteAccepts: limits.inviteAccepts,
+  };
+}
+
+/**
+ * The hosted service's HTTP app. Each domain registers its own encapsulated plugin, in an order read top
+ * to bottom: the plumbing (errors, OpenAPI, health, metrics), the /v1 scope with the API-key hook, the
+ * dashboard's /api scope behind the CSRF guard, the public pages, and last the redirect, which owns `/:slug`.
+ */
+export async function buildHostedApp(deps: HostedAppDeps): Promise<FastifyInstance> {
+  const app = createHostedFastify(deps);
+  await registerPlumbing(app, deps);
+  await app.register(async (v1) => registerV1(v1, deps), { prefix: '/v1' });
+  await app.register(async (api) => registerDashboardApi(api, deps), { prefix: '/api' });
+  await registerPublicRoutes(app, deps);
+  await app.register(hostedRedirectRoutes, {
+    ...deps.redirect,
+    ...(deps.metrics ? { unclaimed: new Map([['metrics', metricsPage(deps.metrics)]]) } : {}),
+  });
+  return app;
+}
+
+function createHostedFastify(deps: HostedAppDeps): FastifyInstance {
+  return Fastify({
+    loggerInstance: deps.logger,
+    logController: requestLogController(deps.logger),
+    // maxParamLength: a junk 101+ character handle or slug is a 404, not a 414.
+    routerOptions: { ignoreTrailingSlash: true, maxParamLength: 500 },
+    serverFactory: serverWithFastPath(createHostedFastPath(deps.redirect), {
+      answered: (status, seconds) => {
+        deps.metrics?.countRequest(SLUG_ROUTE, status);
+        deps.metrics?.observeRedirect(seconds);
+      },
+      // The fast path's answers (redirects and escape pages, which Fastify's hooks never see) carry HSTS too.
+      headers: deps.baseUrl.startsWith('https://') ? { 'strict-transport-security': HSTS } : {},
+    }),
+    bodyLimit: 1024 * 1024,
+    // A hop count as proxy-addr reads one: the nearest `n` hops are proxies (Fastify's types omit numbers).
+    trustProxy:
+      typeof deps.trustProxy === 'number'
+        ? (
+            (hops: number) => (_address: string, hop: number) =>
+              hop < hops
+          )(deps.trustProxy)
+        : deps.trustProxy,
+  });
+}
+
+/** What every route relies on: the route catalogue, Zod, the error body, OpenAPI, /health and /metrics. */
+async function registerPlumbing(app: FastifyInstance, deps: HostedAppDeps): Promise<void> {
+  // First, so that every route registered below is in the catalogue the role test walks.
+  collectRoutes(app);
+  app.setValidatorCompiler(validatorCompiler);
+  app.setSerializerCompiler(serializerCompiler);
+  app.setErrorHandler(hostedErrorHandler);
+  registerEdgeTextGuard(app);
+  app.decorateRequest('org', null);
+  app.decorateRequest('user', null);
+  app.decorateRequest('session', null);
+  app.setNotFoundHandler((request, reply) => {
+    if (/^\/(api|v1|internal)(\/|$)/.test(request.url))
+      return sendError(reply, appError('not_found', 'No such route'));
+    return sendNotFoundPage(reply);
+  });
+
+  await app.register(swagger, hostedOpenApiOptions(deps.baseUrl));
+  // Browsers that once reached us over https keep to it (RFC 6797); never sent over plain http.
+  if (deps.baseUrl.startsWith('https://')) {
+    app.addHook('onSend', async (_request, reply) => {
+      reply.header('strict-transport-security', HSTS);
+    });
+  }
+  // The API reference page: swagger-ui's own files only, its one inline style allowed by hash
+  // (test/web/docs.test.ts fails on any CSP violation, so an upgrade that changes it is caught).
+  await app.register(swaggerUi, { routePrefix: '/docs', staticCSP: DOCS_CSP });
+  app.get('/openapi.json', { schema: { hide: true } }, async () => app.swagger());
+
+  await app.register(healthRoutes, {
+    ping: deps.ping,
+    ...(deps.redisHealth ? { redis: deps.redisHealth } : {}),
+  });
+  const metrics = deps.metrics;
+  if (metrics) {
+    app.addHook('onResponse', async (request, reply) => {
+      const route = request.routeOptions.url ?? 'unmatched';
+      metrics.countRequest(route, reply.statusCode);
+      if (route === SLUG_ROUTE && request.method === 'GET') metrics.observeRedirect(reply.elapsedTime / 1000);
+    });
+  }
+}
+
+const keyDeps = (deps: HostedAppDeps) => ({
+  accounts: deps.dashboard.accounts,
+  keyCreations: deps.dashboard.keyCreations,
+});
+const teamDeps = (deps: HostedAppDeps) => ({ members: deps.teams.members, invites: deps.teams.invites });
+const statsDeps = (deps: HostedAppDeps) => ({
+  stats: deps.publicStats,
+  lookupHost: (host: string | undefined) => deps.redirect.cache.lookupHost(host),
+  baseUrl: deps.baseUrl,
+  nonce: deps.redirect.nonce,
+});
+
+/** The public API: every route behind an API key (the hook answers 401/403/429 before any route runs). */
+async function registerV1(v1: FastifyInstance, deps: HostedAppDeps): Promise<void> {
+  registerV1Auth(v1, deps.v1Auth);
+  await v1.register(meRoutes);
+  await v1.register(linkRoutes, { links: deps.links });
+  await v1.register(linkListStatsRoutes, { stats: deps.publicStats });
+  await v1.register(folderRoutes, { folders: deps.folders });
+  await v1.register(domainRoutes, { domains: deps.domains });
+  await v1.register(pixelRoutes, { pixels: deps.pixels });
+  await v1.register(qrRoutes, { links: deps.links });
+  await v1.register(previewRoutes, { previews: deps.previews });
+  await v1.register(webhookRoutes, { webhooks: deps.webhooks });
+  await v1.register(audienceRoutes, { audience: deps.audience });
+  await v1.register(analyticsRoutes, { analytics: deps.analytics });
+  await v1.register(bioRoutes, { bio: deps.bio });
+  await v1.register(receiptRoutes, { receipts: deps.receipts });
+  await v1.register(importRoutes, { imports: deps.imports });
+  await v1.register(keyRoutes, keyDeps(deps));
+  await v1.register(memberRoutes, teamDeps(deps));
+  await v1.register(auditRoutes, { audit: deps.teams.audit });
+}
+
+/** The dashboard's API: the CSRF guard on all of it, a session on all but sign-up, log-in and public reads. */
+async function registerDashboardApi(api: FastifyInstance, deps: HostedAppDeps): Promise<void> {
+  const accountDeps = {
+    ...deps.teams,
+    accounts: deps.dashboard.accounts,
+    secureCookies: deps.dashboard.secureCookies,
+    resetAttempts: deps.dashboard.signupAttempts,
+    inviteAccepts: deps.dashboard.inviteAccepts,
+    passwordAttempts: deps.dashboard.passwordAttempts,
+  };
+  registerCsrfGuard(api, deps.baseUrl);
+  await api.register(dashboardAccountRoutes, deps.dashboard);
+  await api.register(publicAccountRoutes, accountDeps);
+  await api.register(publicBioRoutes, { bio: deps.bio });
+  await api.register(publicMediaKitRoutes, { mediaKit: deps.mediaKit });
+  await api.register(publicStatsApiRoutes, statsDeps(deps));
+  await api.register(async (authed) => {
+    authed.addHook('onRequest', requireSession(deps.dashboard.accounts));
+    await authed.register(sessionAccountRoutes, accountDeps);
+    await authed.register(keyRoutes, { ...keyDeps(deps), operationPrefix: 'dashboard' });
+    await authed.register(memberRoutes, { ...teamDeps(deps), operationPrefix: 'dashboard' });
+    await authed.register(auditRoutes, { audit: deps.teams.audit, operationPrefix: 'dashboard' });
+    await authed.register(linkRoutes, { links: deps.links, operationPrefix: 'dashboard' });
+    await authed.register(linkListStatsRoutes, { stats: deps.publicStats, operationPrefix: 'dashboard' });
+    await authed.register(qrRoutes, { links: deps.links, operationId: 'dashboardGetLinkQr' });
+    await authed.register(previewRoutes, { previews: deps.previews, operationPrefix: 'dashboard' });
+    await authed.register(folderRoutes, { folders: deps.folders, operationPrefix: 'dashboard' });
+    await authed.register(domainRoutes, { domains: deps.domains, operationPrefix: 'dashboard' });
+    await authed.register(pixelRoutes, { pixels: deps.pixels, operationPrefix: 'dashboard' });
+    await authed.register(webhookRoutes, { webhooks: deps.webhooks, operationPrefix: 'dashboard' });
+    await authed.register(audienceRoutes, { audience: deps.audience, dashboard: true });
+    await authed.register(dashboardAnalyticsRoutes, { analytics: deps.analytics });
+    await authed.register(bioRoutes, { bio: deps.bio, operationPrefix: 'dashboard' });
+    await authed.register(mediaKitRoutes, { mediaKit: deps.mediaKit });
+    await authed.register(importRoutes, { imports: deps.imports, operationPrefix: 'dashboard' });
+    await authed.register(segmentRoutes, { segments: deps.segments });
+    await authed.register(broadcastRoutes, { broadcasts: deps.broadcasts });
+    await authed.register(socialRoutes, {
+      accounts: deps.social.accounts,
+      automations: deps.social.automations,
+    });
+  });
+}
+
+/** Routes with credentials of their own or none: forms, beacons, the provider's deliveries, public pages. */
+async function registerPublicRoutes(app: FastifyInstance, deps: HostedAppDeps): Promise<void> {
+  // Outside the CSRF guard on purpose: the capture form may post as a plain form, and mail clients POST
+  // to /u/{token} (RFC 8058) from other sites.
+  await app.register(captureRoutes, {
+    audience: deps.audience,
+    limiter: deps.captureLimiter,
+    geoHeader: deps.redirect.geoHeader,
+  });
+  await app.register(unsubscribeRoutes, { unsubscribe: deps.unsubscribe });
+  // The escape page's beacon: text/plain from any of our hosts, so outside the dashboard's CSRF guard.
+  await app.register(tapRoutes, { analytics: deps.analytics });
+  // The provider's deliveries and the cron sweep carry their own credentials (signature, x-cron-secret).
+  await app.register(socialPublicRoutes, {
+    intake: deps.social.intake,
+    appSecret: deps.social.appSecret,
+    verifyToken: deps.social.verifyToken,
+  });
+  await app.register(socialInternalRoutes, { cronSecret: deps.social.cronSecret, sweep: deps.social.sweep });
+  const page = { nonce: deps.redirect.nonce, baseUrl: deps.baseUrl };
+  await app.register(bioPageRoutes, { bio: deps.bio, ...page });
+  await app.register(mediaKitPageRoutes, { mediaKit: deps.mediaKit, ...page });
+  await app.register(publicStatsPageRoutes, statsDeps(deps));
+  await app.register(receiptKeyRoutes, { receipts: deps.receipts });
+  await app.register(dashboardRoutes, { assets: deps.web });
+}
+
+/** `/metrics` answers on the redirect's route, where no link claims the slug `metrics`. */
+const metricsPage = (metrics: Metrics) => async (reply: FastifyReply) =>
+  reply
+    .header('content-type', metrics.contentType)
+    .header('cache-control', 'no-store')
+    .send(await metrics.render());

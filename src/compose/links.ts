@@ -1,0 +1,112 @@
+import { randomBytes, randomUUID } from 'node:crypto';
+import type { Logger } from 'pino';
+import type { AccountService } from '../accounts/service.js';
+import type { Config } from '../config.js';
+import { createTxtLookup } from '../domains/dns-txt.js';
+import { createDomainService } from '../domains/service.js';
+import { createFolderService } from '../folders/folders.js';
+import { composeLinkExpiry } from '../links/expiry.js';
+import { createPreviewService } from '../links/preview.js';
+import { createLinkRepo } from '../links/repo.js';
+import { createLinkService } from '../links/service.js';
+import { scrapePreview } from '../net/open-graph.js';
+import { createPixelService } from '../pixels/pixels.js';
+import { createReceiptService, loadReceiptKey } from '../receipts/receipts.js';
+import { createHostedLinkCache } from '../redirect/link-cache.js';
+import type { Store } from '../store/database.js';
+import type { Outbox } from './outbox.js';
+import type { Shared } from './shared.js';
+
+const LINK_CACHE_SIZE = 50_000;
+const HOSTED_CACHE_TTL_MS = 60_000;
+
+/**
+ * Where links live: their rows, the custom domains, and the compiled-link cache every instance keeps
+ * coherent through Redis. Made before the people side, which drops an erased organization's links from it.
+ */
+export async function composeHosts(config: Config, store: Store, shared: Shared, outbox: Outbox) {
+  const linkRepo = createLinkRepo(store);
+  const domains = createDomainService({
+    store,
+    baseUrl: config.baseUrl,
+    lookupTxt: createTxtLookup(config.dnsResolver),
+    now: () => new Date(),
+    uuid: randomUUID,
+    randomToken: () => randomBytes(16).toString('hex'),
+    audit: outbox.audit,
+  });
+  const customHosts = async () => [...(await domains.verifiedHosts()), ...(await linkRepo.hostsInUse())];
+  const { redis } = shared;
+  const cache = await createHostedLinkCache({
+    capacity: LINK_CACHE_SIZE,
+    ttlMs: HOSTED_CACHE_TTL_MS,
+    // Verified domains are the custom hosts: any other Host header gets the default host's links. The
+    // hostnames links already use are added so no link ever stops redirecting (a domain removed while a
+    // link was being created on it, a row edited by hand). Read again after a Redis outage.
+    customHosts: await customHosts(),
+    loadCustomHosts: customHosts,
+    ...(redis ? { redis: { publisher: redis.publisher, subscriber: redis.subscriber } } : {}),
+  });
+  return { linkRepo, domains, cache };
+}
+
+export type Hosts = Awaited<ReturnType<typeof composeHosts>>;
+
+/**
+ * The link powers: the link service (every write invalidates the cache and queues its event), campaign
+ * end dates and click limits, previews, folders, pixels and signed receipts.
+ */
+export async function composeLinks(parts: {
+  config: Config;
+  store: Store;
+  logger: Logger;
+  shared: Shared;
+  outbox: Outbox;
+  hosts: Hosts;
+  accounts: Pick<AccountService, 'reapplyLinkCap'>;
+}) {
+  const { config, store, logger, shared, outbox, hosts, accounts } = parts;
+  const { audit, events } = outbox;
+  const { cache } = hosts;
+  const now = () => new Date();
+  const links = createLinkService({
+    repo: hosts.linkRepo,
+    table: shared.table,
+    baseUrl: config.baseUrl,
+    now,
+    uuid: randomUUID,
+    randomBytes: (size) => randomBytes(size),
+    invalidate: (host, slug) => cache.invalidate(host, slug),
+    events,
+    reapplyLinkCap: async (ctx) => {
+      await accounts.reapplyLinkCap(ctx.orgId, ctx.tier);
+    },
+    audit,
+  });
+  return {
+    links,
+    // Campaign end dates and click limits (issue #20): the click counter and the link.expired sweep.
+    linkExpiry: composeLinkExpiry({ store, linkRepo: hosts.linkRepo, links, events, cache, logger }),
+    previews: createPreviewService({
+      store,
+      links,
+      scrape: (url) => scrapePreview(shared.fetcher, url),
+      now,
+      onChange: (link) => cache.invalidate(link.hostname ?? '', link.slug),
+      audit,
+    }),
+    folders: createFolderService({ store, now, uuid: randomUUID, audit }),
+    pixels: createPixelService({
+      store,
+      now,
+      uuid: randomUUID,
+      invalidateOrganization: (orgId) => cache.invalidateOrganization(orgId),
+      audit,
+    }),
+    receipts: createReceiptService({
+      links,
+      privateKey: await loadReceiptKey(store, config.receiptSigningKey, now),
+      now,
+    }),
+  };
+}
