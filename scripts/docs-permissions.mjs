@@ -8,7 +8,7 @@ import { join } from 'node:path';
 import pino from 'pino';
 import { parseConfig } from '../dist/config.js';
 import { renderPermissionTable, withPermissionTable } from '../dist/http/permission-table.js';
-import { composeHosted } from '../dist/main.js';
+import { composeHosted } from '../dist/app.js';
 import { migrateToLatest, openStore } from '../dist/store/database.js';
 
 const dir = mkdtempSync(join(tmpdir(), 'linkhop-docs-'));

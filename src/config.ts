@@ -1,6 +1,6 @@
 import { isIP } from 'node:net';
 import { z } from 'zod';
-import { TIERS, type Tier } from './accounts/plans.js';
+import { TIERS, type Tier } from './tenancy/plans.js';
 
 /**
  * The one place that reads the environment. Every variable of decisions.md is here with its default,

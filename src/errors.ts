@@ -1,5 +1,5 @@
-import type { Feature } from './accounts/plans.js';
-import { featureCode } from './accounts/plans.js';
+import type { Feature } from './tenancy/plans.js';
+import { featureCode } from './tenancy/plans.js';
 
 /**
  * The hosted service's error catalogue: code -> status and default message. Services throw AppError;

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { FEATURES, featureCode, featuresOf, hasFeature, LINK_CAPS } from '../src/accounts/plans.js';
+import { FEATURES, featureCode, featuresOf, hasFeature, LINK_CAPS } from '../src/tenancy/plans.js';
 
 describe('the plan table of decisions.md', () => {
   it('gives every tier all 26 features as booleans', () => {

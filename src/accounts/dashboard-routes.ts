@@ -5,10 +5,11 @@ import { appError } from '../errors.js';
 import type { RateLimiter } from '../http/rate-limit.js';
 import { errorBodies, errorBody } from '../http/schemas.js';
 import { clearedSessionCookie, sessionCookie, sessionTokenOf } from '../http/session-auth.js';
+import type { SessionContext } from '../tenancy/context.js';
+import { ROLES } from '../tenancy/permissions.js';
+import { FEATURES, featuresOf, LINK_CAPS, PLAN_NAMES, TIERS } from '../tenancy/plans.js';
 import type { PasswordAttempts } from './password-attempts.js';
-import { ROLES } from './permissions.js';
-import { FEATURES, featuresOf, LINK_CAPS, PLAN_NAMES, TIERS } from './plans.js';
-import type { AccountService, SessionContext } from './service.js';
+import type { AccountService } from './service.js';
 import type { SignupService } from './signup.js';
 
 const email = z

@@ -1,5 +1,4 @@
-import type { Store } from '../store/database.js';
-import type { Executor } from './key-repo.js';
+import type { Executor, Store } from '../store/database.js';
 
 /**
  * Every table that holds an organization's data by `org_id`, in an order that respects the foreign keys

@@ -1,9 +1,9 @@
 import type { AuditLog } from '../audit/service.js';
 import { appError } from '../errors.js';
-import type { SessionContext } from './context.js';
+import type { Executor } from '../store/database.js';
+import type { SessionContext } from '../tenancy/context.js';
 import type { EraseRepo } from './erase-repo.js';
 import { endHoldings } from './holdings.js';
-import type { Executor } from './key-repo.js';
 import { wrongCurrentPassword } from './passwords.js';
 import type { AccountRepo } from './repo.js';
 import { verifyPassword } from './secrets.js';

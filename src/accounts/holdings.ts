@@ -1,5 +1,5 @@
 import type { AuditLog, AuditScope } from '../audit/service.js';
-import type { Executor } from './key-repo.js';
+import type { Executor } from '../store/database.js';
 import type { AccountRepo } from './repo.js';
 
 /**

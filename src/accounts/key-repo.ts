@@ -1,7 +1,5 @@
-import type { Kysely } from 'kysely';
-import type { Store } from '../store/database.js';
-import type { Database } from '../store/schema.js';
-import type { Scope } from './permissions.js';
+import type { Executor, Store } from '../store/database.js';
+import type { Scope } from '../tenancy/permissions.js';
 
 export interface ApiKeyRow {
   id: string;
@@ -22,9 +20,6 @@ export interface ApiKeyRow {
 export interface ListedApiKey extends ApiKeyRow {
   createdByEmail: string | null;
 }
-
-/** A connection or a transaction: writes that audit themselves run inside the caller's transaction. */
-export type Executor = Kysely<Database>;
 
 function parseScopes(text: string): Scope[] {
   try {

@@ -5,9 +5,9 @@ import { appError, featureError } from '../errors.js';
 import type { RateLimiter } from '../http/rate-limit.js';
 import { errorResponses, idParams, operationIds } from '../http/schemas.js';
 import { orgOf } from '../http/v1-auth.js';
+import { SCOPES } from '../tenancy/permissions.js';
 import type { ListedApiKey } from './key-repo.js';
 import { NO_SCOPES_MESSAGE } from './keys.js';
-import { SCOPES } from './permissions.js';
 import type { AccountService } from './service.js';
 
 const scopeList = z

@@ -1,10 +1,10 @@
 import { timingSafeEqual } from 'node:crypto';
 import type { AuditLog } from '../audit/service.js';
 import { appError } from '../errors.js';
-import type { KeyContext, KeyRefusal, OrgContext } from './context.js';
+import type { KeyContext, KeyRefusal, OrgContext } from '../tenancy/context.js';
+import { atLeast, isRole, type Role, type Scope } from '../tenancy/permissions.js';
+import { featuresOf, hasFeature, lowestTierWith, PLAN_NAMES, type Tier } from '../tenancy/plans.js';
 import type { KeyRepo } from './key-repo.js';
-import { atLeast, isRole, type Role, type Scope } from './permissions.js';
-import { featuresOf, hasFeature, lowestTierWith, PLAN_NAMES, type Tier } from './plans.js';
 import { randomToken, sha256Hex } from './secrets.js';
 
 const API_KEY_PREFIX = 'svc_';

@@ -1,11 +1,9 @@
-import type { MailTransport } from '../broadcasts/worker.js';
 import { appError } from '../errors.js';
-import type { RateLimiter } from '../http/rate-limit.js';
-import type { SessionContext } from './context.js';
+import type { Mailer } from '../net/mail.js';
+import type { SessionContext } from '../tenancy/context.js';
 import { WrongPasswordError } from './password-attempts.js';
 import type { AccountRepo } from './repo.js';
 import { hashPassword, randomToken, sha256Hex, verifyPassword } from './secrets.js';
-import type { SignupLogger } from './signup.js';
 import { composeMail } from './signup-mail.js';
 
 /** How long a reset link works. */
@@ -14,11 +12,8 @@ export const RESET_LINK_MINUTES = 60;
 export interface PasswordDeps {
   repo: AccountRepo;
   baseUrl: string;
-  from: string;
-  /** SMTP_URL's transport; without it there is no reset by email (503 not_provisioned). */
-  transport: MailTransport | null;
-  mailsPerEmail: RateLimiter;
-  logger: SignupLogger;
+  /** Without SMTP there is no reset by email (503 not_provisioned). */
+  mailer: Mailer;
   now: () => Date;
 }
 
@@ -39,7 +34,7 @@ export function createPasswordService(deps: PasswordDeps) {
   const { repo } = deps;
 
   return {
-    resetAvailable: deps.transport !== null,
+    resetAvailable: deps.mailer.delivery === 'mail',
 
     async change(session: SessionContext, input: { currentPassword: string; newPassword: string }) {
       const user = await repo.findUserById(session.user.id);
@@ -51,8 +46,7 @@ export function createPasswordService(deps: PasswordDeps) {
     },
 
     async requestReset(emailInput: string): Promise<void> {
-      const transport = deps.transport;
-      if (!transport)
+      if (deps.mailer.delivery !== 'mail')
         throw appError(
           'not_provisioned',
           'Password reset by email needs SMTP_URL on this instance; ask its operator to reset it for you.',
@@ -70,11 +64,12 @@ export function createPasswordService(deps: PasswordDeps) {
       });
       // The token rides in the fragment: it never reaches a server log or a Referer header.
       const url = `${deps.baseUrl}/#/reset-password?token=${token}`;
-      void (async () => {
-        if (!(await deps.mailsPerEmail.hit(`reset-mail:${email}`)).allowed) return;
-        await transport.sendMail(
+      deps.mailer.send({
+        kind: 'reset',
+        to: email,
+        message: () =>
           composeMail({
-            from: deps.from,
+            from: deps.mailer.from,
             to: email,
             subject: 'Reset your linkhop password',
             lines: [
@@ -83,8 +78,7 @@ export function createPasswordService(deps: PasswordDeps) {
             ],
             action: { label: 'Choose a new password', url },
           }),
-        );
-      })().catch((error: unknown) => deps.logger.error({ err: error, email }, 'reset mail failed'));
+      });
     },
 
     async confirmReset(token: string, password: string): Promise<void> {

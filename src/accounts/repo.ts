@@ -1,8 +1,8 @@
 import { sql } from 'kysely';
-import { createMemberRepo } from '../members/repo.js';
-import type { Store } from '../store/database.js';
-import { createKeyRepo, type Executor } from './key-repo.js';
-import type { Tier } from './plans.js';
+import type { Executor, Store } from '../store/database.js';
+import type { Tier } from '../tenancy/plans.js';
+import { createKeyRepo } from './key-repo.js';
+import { createMemberRepo } from './member-repo.js';
 
 export interface Organization {
   id: string;
@@ -33,7 +33,7 @@ export interface SignupRequest {
  */
 const FIRST_ACCOUNT_LOCK = [0x6c68_6661, 1] as const;
 
-/** Organizations, users and sessions (API keys: key-repo.ts; memberships: src/members/repo.ts). */
+/** Organizations, users and sessions (API keys: key-repo.ts; memberships: member-repo.ts). */
 export function createAccountRepo(store: Store) {
   const { db } = store;
   const toOrg = (row: {

@@ -3,7 +3,7 @@ import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { errorResponses } from '../http/schemas.js';
 import { orgOf, V1_RATE_LIMIT } from '../http/v1-auth.js';
-import { FEATURES, TIERS } from './plans.js';
+import { FEATURES, TIERS } from '../tenancy/plans.js';
 
 const featuresSchema = z
   .object(Object.fromEntries(FEATURES.map((feature) => [feature, z.boolean()])))

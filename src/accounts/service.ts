@@ -1,15 +1,14 @@
 import type { Actor } from '../audit/schema.js';
 import type { AuditLog } from '../audit/service.js';
 import { appError } from '../errors.js';
-import type { OrgContext, SessionContext } from './context.js';
+import type { SessionContext } from '../tenancy/context.js';
+import type { Role } from '../tenancy/permissions.js';
+import { featuresOf, LINK_CAPS, type Tier } from '../tenancy/plans.js';
 import { createKeyFunctions } from './keys.js';
 import { wrongCredentials } from './password-attempts.js';
-import type { Role } from './permissions.js';
-import { featuresOf, LINK_CAPS, type Tier } from './plans.js';
 import type { AccountRepo, Organization } from './repo.js';
 import { DUMMY_PASSWORD_HASH, hashPassword, randomToken, sha256Hex, verifyPassword } from './secrets.js';
 
-export type { KeyContext, KeyRefusal, OrgContext, SessionContext } from './context.js';
 export { MAX_ACTIVE_KEYS } from './keys.js';
 
 const SESSION_DAYS = 30;
@@ -185,13 +184,3 @@ export function createAccountService(deps: AccountServiceDeps) {
 }
 
 export type AccountService = ReturnType<typeof createAccountService>;
-
-/** A request's context from its session: the person acting, for the audit log, and their role. */
-export function sessionOrgContext(session: SessionContext): OrgContext {
-  return {
-    orgId: session.org.id,
-    tier: session.org.tier,
-    features: session.features,
-    actor: { type: 'user', id: session.user.id, label: session.user.email, role: session.role },
-  };
-}

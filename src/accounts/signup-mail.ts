@@ -1,5 +1,5 @@
-import type { MailMessage } from '../broadcasts/message.js';
 import { escapeAttr, escapeHtml } from '../core/pages/escape-html.js';
+import type { MailMessage } from '../net/mail.js';
 
 /** The account mails. Short, plain, with the link both as a button and as text to copy. */
 

@@ -1,6 +1,5 @@
-import type { MailTransport } from '../broadcasts/worker.js';
 import { appError } from '../errors.js';
-import type { RateLimiter } from '../http/rate-limit.js';
+import type { Mailer, MailLogger, MailMessage } from '../net/mail.js';
 import type { AccountRepo } from './repo.js';
 import { hashPassword, randomToken, sha256Hex } from './secrets.js';
 import type { AccountService } from './service.js';
@@ -18,11 +17,7 @@ import { composeExistingAccountMail, composeSignupMail } from './signup-mail.js'
 /** How long a confirmation link works. */
 export const SIGNUP_LINK_HOURS = 24;
 
-export interface SignupLogger {
-  info(details: object, message: string): void;
-  warn(details: object, message: string): void;
-  error(details: object, message: string): void;
-}
+export type SignupLogger = MailLogger;
 
 /** As invites say it (`delivery` of POST /v1/invites): mailed, or on its own line of the server log. */
 export type SignupDelivery = 'mail' | 'server_log';
@@ -32,12 +27,8 @@ export interface SignupDeps {
   accounts: AccountService;
   /** BASE_URL: the dashboard's origin, where the link lands. */
   baseUrl: string;
-  /** MAIL_FROM or the default sender; ignored without a transport. */
-  from: string;
-  /** SMTP_URL's transport; null writes the link to the log instead. */
-  transport: MailTransport | null;
-  /** Mails per address, so nobody can make the service mail-bomb someone's inbox. */
-  mailsPerEmail: RateLimiter;
+  /** Without SMTP the link is written to the log instead. */
+  mailer: Mailer;
   logger: SignupLogger;
   now: () => Date;
 }
@@ -45,30 +36,25 @@ export interface SignupDeps {
 export function createSignupService(deps: SignupDeps) {
   const { repo } = deps;
 
-  function send(email: string, compose: () => Parameters<MailTransport['sendMail']>[0], link?: string) {
-    void (async () => {
-      const allowed = (await deps.mailsPerEmail.hit(`signup-mail:${email}`)).allowed;
-      if (!allowed) {
-        deps.logger.warn({ email }, 'sign-up mail not sent: too many for this address this hour');
-        return;
-      }
-      if (deps.transport === null) {
-        // One plain line the operator can spot and copy: the link as a field and in the message.
-        if (link)
-          deps.logger.warn(
-            { email, link },
-            `Sign-up confirmation link for ${email} (no SMTP configured, so it is printed here): ${link}`,
-          );
-        else deps.logger.info({ email }, 'sign-up asked for an email that has an account (no SMTP, no mail)');
-        return;
-      }
-      await deps.transport.sendMail(compose());
-    })().catch((error: unknown) => deps.logger.error({ err: error, email }, 'sign-up mail failed'));
+  function send(email: string, message: () => MailMessage, link?: string) {
+    deps.mailer.send({
+      kind: 'signup',
+      to: email,
+      message,
+      // One plain line the operator can spot and copy: the link as a field and in the message.
+      withoutSmtp: () =>
+        link
+          ? deps.logger.warn(
+              { email, link },
+              `Sign-up confirmation link for ${email} (no SMTP configured, so it is printed here): ${link}`,
+            )
+          : deps.logger.info({ email }, 'sign-up asked for an email that has an account (no SMTP, no mail)'),
+    });
   }
 
   return {
     /** Where confirmation links go: by mail with SMTP_URL, else the server's log. */
-    delivery: (deps.transport === null ? 'server_log' : 'mail') as SignupDelivery,
+    delivery: deps.mailer.delivery as SignupDelivery,
 
     /** The same work and the same answer whether or not the email has an account. */
     async request(input: { email: string; password: string; orgName: string }): Promise<void> {
@@ -76,7 +62,7 @@ export function createSignupService(deps: SignupDeps) {
       const passwordHash = await hashPassword(input.password);
       if (await repo.findUserByEmail(email)) {
         const login = `${deps.baseUrl}/#/login`;
-        send(email, () => composeExistingAccountMail({ from: deps.from, to: email, loginUrl: login }));
+        send(email, () => composeExistingAccountMail({ from: deps.mailer.from, to: email, loginUrl: login }));
         return;
       }
       const token = randomToken();
@@ -91,7 +77,7 @@ export function createSignupService(deps: SignupDeps) {
       });
       // The token rides in the fragment: it never reaches a server log or a Referer header.
       const link = `${deps.baseUrl}/#/signup/confirm?token=${token}`;
-      send(email, () => composeSignupMail({ from: deps.from, to: email, confirmUrl: link }), link);
+      send(email, () => composeSignupMail({ from: deps.mailer.from, to: email, confirmUrl: link }), link);
     },
 
     /** Opens the link: makes the account and a session, once. An unknown or expired link is a 404. */

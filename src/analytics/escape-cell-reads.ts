@@ -1,5 +1,5 @@
-import type { OrgContext } from '../accounts/service.js';
 import type { CellOutcomes } from '../core/escape/bandit.js';
+import type { OrgContext } from '../tenancy/context.js';
 import { ALL_ORGS, CELL, CELL_OUTCOME, type CellRow, cellOutcomes, cellRows } from './escape-cells.js';
 import type { AnalyticsRepo, DayRange, Scope } from './repo.js';
 

@@ -1,3 +1,4 @@
+import { csvCell } from '../core/csv.js';
 import type { ExportRow } from './repo.js';
 
 /**
@@ -24,20 +25,6 @@ export const EXPORT_COLUMNS = [
 /** No tap id: a plain redirect with nothing to report; a tap that never reported: unknown. */
 export const outcomeOf = (row: { outcome: string | null; tap_id: string | null }): string =>
   row.outcome ?? (row.tap_id ? 'unknown' : 'redirect');
-
-/**
- * A spreadsheet would run a cell beginning with = + - @ (or a tab / carriage return before one) as a
- * formula; a leading apostrophe makes it text (OWASP "CSV injection").
- */
-export function neutralize(cell: string): string {
-  return /^[=+\-@\t\r]/.test(cell) ? `'${cell}` : cell;
-}
-
-export function csvCell(value: string | number | null): string {
-  if (value === null) return '';
-  const text = neutralize(String(value));
-  return /[",\r\n]/.test(text) ? `"${text.replaceAll('"', '""')}"` : text;
-}
 
 function csvLine(row: ExportRow): string {
   const cells = [

@@ -1,6 +1,6 @@
-import type { OrgContext } from '../accounts/service.js';
 import { featureError } from '../errors.js';
 import type { Store } from '../store/database.js';
+import type { OrgContext } from '../tenancy/context.js';
 import { createEscapeCellReads } from './escape-cell-reads.js';
 import { outcomeOf } from './export.js';
 import {

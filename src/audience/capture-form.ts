@@ -1,5 +1,5 @@
-import { hasFeature, type Tier } from '../accounts/plans.js';
 import { escapeAttr, escapeHtml } from '../core/pages/escape-html.js';
+import { hasFeature, type Tier } from '../tenancy/plans.js';
 import { consentText } from './service.js';
 
 /**

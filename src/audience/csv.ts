@@ -4,19 +4,9 @@
  * leading apostrophe, because the list holds text typed by strangers on a public form.
  */
 
+import { csvCell } from '../core/csv.js';
+
 export const AUDIENCE_CSV_HEADER = 'email,source_slug,country,consent_text,captured_at';
-
-const FORMULA_START = /^[=+\-@\t\r]/;
-
-export function neutralize(value: string): string {
-  return FORMULA_START.test(value) ? `'${value}` : value;
-}
-
-export function csvCell(value: string | null): string {
-  if (value === null) return '';
-  const safe = neutralize(value);
-  return /[",\r\n]/.test(safe) ? `"${safe.replace(/"/g, '""')}"` : safe;
-}
 
 export interface CsvContact {
   email: string;

@@ -1,12 +1,12 @@
 import type { Transaction } from 'kysely';
-import { hasFeature, isTier } from '../accounts/plans.js';
-import type { OrgContext } from '../accounts/service.js';
 import type { AuditLog } from '../audit/service.js';
 import { appError } from '../errors.js';
 import type { Store } from '../store/database.js';
 import { isUniqueViolation } from '../store/database.js';
 import type { RecipientStatus } from '../store/migrations/011-audience.js';
 import type { Database } from '../store/schema.js';
+import type { OrgContext } from '../tenancy/context.js';
+import { hasFeature, isTier } from '../tenancy/plans.js';
 import type { EventOutbox } from '../webhooks/service.js';
 import { audienceCsv } from './csv.js';
 import { audienceDb, coreView } from './db.js';

@@ -1,5 +1,4 @@
-import type { Executor } from '../accounts/key-repo.js';
-import type { Store } from '../store/database.js';
+import type { Executor, Store } from '../store/database.js';
 import type { AuditEntry, AuditFilter } from './schema.js';
 
 export interface AuditRow extends AuditEntry {

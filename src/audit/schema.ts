@@ -1,14 +1,6 @@
 import { z } from 'zod';
-import type { Role } from '../accounts/permissions.js';
 
-/** Who made a change: a person (their email) or an API key (its name), as the audit log names them. */
-export interface Actor {
-  type: 'user' | 'key';
-  id: string;
-  label: string;
-  /** A person's role in the organization at the time; keys have scopes instead. */
-  role?: Role;
-}
+export type { Actor } from '../tenancy/context.js';
 
 /** What a service tells the log about one change. `changes` holds changed fields, never secrets. */
 export interface AuditChange {

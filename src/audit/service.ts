@@ -1,8 +1,8 @@
 import { v7 as uuidv7 } from 'uuid';
-import type { Executor } from '../accounts/key-repo.js';
-import { csvCell } from '../audience/csv.js';
+import { csvCell } from '../core/csv.js';
 import { appError } from '../errors.js';
 import { isWellFormedId } from '../http/edge-text.js';
+import type { Executor } from '../store/database.js';
 import type { AuditRepo } from './repo.js';
 import type { Actor, AuditChange, AuditEntry, AuditFilter, AuditListQuery } from './schema.js';
 

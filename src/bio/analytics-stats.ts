@@ -1,6 +1,6 @@
-import { featuresOf } from '../accounts/plans.js';
 import type { AnalyticsService } from '../analytics/service.js';
 import type { Store } from '../store/database.js';
+import { featuresOf } from '../tenancy/plans.js';
 import type { CreatorStatsSource } from './stats-source.js';
 
 /** The creator pages' view of analytics: per-link outcome splits and an organization summary. */

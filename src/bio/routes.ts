@@ -1,11 +1,11 @@
 import type { FastifyInstance, FastifyReply } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
-import { hasFeature } from '../accounts/plans.js';
 import { AppError } from '../errors.js';
 import { sendNotFoundPage } from '../http/html.js';
 import { errorResponses, operationIds } from '../http/schemas.js';
 import { orgOf } from '../http/v1-auth.js';
+import { hasFeature } from '../tenancy/plans.js';
 import { renderBioPage } from './page-html.js';
 import { creatorPageCsp } from './page-shell.js';
 import { bioBody, bioPageSchema, bioStatsSchema, publicBioSchema } from './schema.js';

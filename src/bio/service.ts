@@ -1,11 +1,11 @@
 import type { Transaction } from 'kysely';
-import { hasFeature, type Tier } from '../accounts/plans.js';
-import type { OrgContext } from '../accounts/service.js';
 import { changesBetween } from '../audit/changes.js';
 import type { AuditLog } from '../audit/service.js';
 import { appError, featureError } from '../errors.js';
 import { isUniqueViolation } from '../store/database.js';
 import type { Database } from '../store/schema.js';
+import type { OrgContext } from '../tenancy/context.js';
+import { hasFeature, type Tier } from '../tenancy/plans.js';
 import { checkHandle, HANDLE_PATTERN, normaliseHandle } from './handles.js';
 import type { BioPageRecord, BioRepo, LinkAddress } from './repo.js';
 import {

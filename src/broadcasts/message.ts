@@ -1,14 +1,5 @@
 import { escapeAttr, escapeHtml } from '../core/pages/escape-html.js';
-
-/** One broadcast email as nodemailer takes it, with the RFC 8058 one-click unsubscribe headers. */
-export interface MailMessage {
-  from: string;
-  to: string;
-  subject: string;
-  html: string;
-  text: string;
-  headers: Record<string, string>;
-}
+import type { MailMessage } from '../net/mail.js';
 
 /** A readable plain-text twin for drafts saved without one: tags dropped, entities of the common kind undone. */
 export function textFromHtml(html: string): string {
@@ -26,6 +17,7 @@ export function textFromHtml(html: string): string {
     .trim();
 }
 
+/** One broadcast email, with the RFC 8058 one-click unsubscribe headers. */
 export function composeMessage(input: {
   from: string;
   to: string;

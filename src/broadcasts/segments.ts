@@ -2,13 +2,13 @@ import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import type { ExpressionBuilder } from 'kysely';
 import { z } from 'zod';
-import type { OrgContext } from '../accounts/service.js';
 import { type AudienceDb, audienceDb, coreView } from '../audience/db.js';
 import type { AuditLog } from '../audit/service.js';
 import { AppError, appError, featureError } from '../errors.js';
 import { errorResponses, idParams } from '../http/schemas.js';
 import { orgOf } from '../http/v1-auth.js';
 import type { Store } from '../store/database.js';
+import type { OrgContext } from '../tenancy/context.js';
 
 /** Audience segments (decisions.md "Broadcasts and segments"): saved filters over the contact list. */
 

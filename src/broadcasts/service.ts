@@ -1,11 +1,11 @@
 import { z } from 'zod';
-import type { OrgContext } from '../accounts/service.js';
 import { audienceDb, coreView } from '../audience/db.js';
 import { changesBetween } from '../audit/changes.js';
 import type { AuditLog } from '../audit/service.js';
 import { AppError, appError, featureError } from '../errors.js';
 import type { Store } from '../store/database.js';
 import type { BroadcastTable, RecipientStatus } from '../store/migrations/011-audience.js';
+import type { OrgContext } from '../tenancy/context.js';
 import { matchesFilter, type SegmentFilter, type SegmentService } from './segments.js';
 
 /** Broadcast drafts and the send request (decisions.md "Broadcasts and segments"; spec 4.6). */

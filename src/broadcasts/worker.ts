@@ -1,9 +1,9 @@
 import { createHash, randomBytes, randomUUID } from 'node:crypto';
-import type { Transporter } from 'nodemailer';
 import { audienceDb } from '../audience/db.js';
 import { createPollingLoop } from '../jobs/polling-loop.js';
+import type { MailTransport } from '../net/mail.js';
 import type { Store } from '../store/database.js';
-import { composeMessage, type MailMessage } from './message.js';
+import { composeMessage } from './message.js';
 
 /**
  * Sends queued broadcast recipients over SMTP, one message per row. Any number of instances may run one:
@@ -12,29 +12,6 @@ import { composeMessage, type MailMessage } from './message.js';
  * When a broadcast has no queued or sending rows left it becomes `sent`, or `failed` if nothing was sent
  * and something failed.
  */
-
-export interface MailTransport {
-  sendMail(message: MailMessage): Promise<unknown>;
-  close?(): void;
-}
-
-/**
- * nodemailer over SMTP_URL (`smtp://host:port`, or smtps:// and credentials in the URL), loaded with the
- * first mail: about 3 MB of RSS a server that sends none need not hold.
- */
-export function createSmtpTransport(smtpUrl: string): MailTransport {
-  let transport: Promise<Transporter> | undefined;
-  const open = () => {
-    transport ??= import('nodemailer').then(({ default: nodemailer }) => nodemailer.createTransport(smtpUrl));
-    return transport;
-  };
-  return {
-    sendMail: async (message) => (await open()).sendMail(message),
-    close: () => {
-      void transport?.then((opened) => opened.close());
-    },
-  };
-}
 
 export interface BroadcastWorkerDeps {
   store: Store;

@@ -1,10 +1,10 @@
 import { randomUUID } from 'node:crypto';
 import pino from 'pino';
-import { featuresOf } from '../accounts/plans.js';
 import { parseConfig } from '../config.js';
 import type { ImportRow } from '../imports/repo.js';
 import { IMPORT_LEASE_MS } from '../imports/worker.js';
 import { migrateToLatest, openStore } from '../store/database.js';
+import { featuresOf } from '../tenancy/plans.js';
 import { printJson } from './context.js';
 import { parseImportArgs } from './import-args.js';
 import { openImportStack } from './import-stack.js';

@@ -1,6 +1,6 @@
 import { parseArgs } from 'node:util';
-import { isScope, SCOPES, type Scope } from '../accounts/permissions.js';
-import { hasFeature, lowestTierWith, PLAN_NAMES } from '../accounts/plans.js';
+import { isScope, SCOPES, type Scope } from '../tenancy/permissions.js';
+import { hasFeature, lowestTierWith, PLAN_NAMES } from '../tenancy/plans.js';
 import { CliError, printJson, withAccounts } from './context.js';
 
 const USAGE = `usage: linkhop key create ORG_ID [--name NAME] [--scopes links:read,analytics:read]

@@ -1,7 +1,6 @@
 import { parseArgs } from 'node:util';
 import type { z } from 'zod';
-import { featuresOf } from '../accounts/plans.js';
-import { OPERATOR, type OrgContext } from '../accounts/service.js';
+import { OPERATOR } from '../accounts/service.js';
 import { createAuditRepo } from '../audit/repo.js';
 import { createAuditLog } from '../audit/service.js';
 import { parseConfig } from '../config.js';
@@ -10,6 +9,8 @@ import { plainValidationMessage, type ValidationIssue } from '../http/validation
 import { createLinkBody, listQuery } from '../links/schema.js';
 import type { LinkService } from '../links/service.js';
 import { migrateToLatest, openStore, type Store } from '../store/database.js';
+import type { OrgContext } from '../tenancy/context.js';
+import { featuresOf } from '../tenancy/plans.js';
 import { CliError, printJson } from './context.js';
 import { openCliLinks } from './link-stack.js';
 

@@ -1,7 +1,7 @@
 import { parseArgs } from 'node:util';
-import { isRole, ROLES } from '../accounts/permissions.js';
-import { featuresOf } from '../accounts/plans.js';
 import { OPERATOR } from '../accounts/service.js';
+import { isRole, ROLES } from '../tenancy/permissions.js';
+import { featuresOf } from '../tenancy/plans.js';
 import { CliError, printJson, withServices } from './context.js';
 
 const USAGE = 'usage: linkhop member add ORG_ID --email EMAIL --role ROLE [--password PASSWORD]';

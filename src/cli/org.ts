@@ -1,5 +1,5 @@
 import { parseArgs } from 'node:util';
-import { featuresOf, isTier, TIERS } from '../accounts/plans.js';
+import { featuresOf, isTier, TIERS } from '../tenancy/plans.js';
 import { CliError, printJson, withAccounts, withServices } from './context.js';
 
 const USAGE = `usage: linkhop org create --name NAME --tier TIER [--email EMAIL --password PASSWORD]

@@ -1,6 +1,7 @@
 import type { Redis } from 'ioredis';
 import type { Logger } from 'pino';
 import { createClickPartitions } from '../analytics/click-partitions.js';
+import { createClickRetention } from '../analytics/click-retention.js';
 import { clickSink } from '../analytics/click-sink.js';
 import { createEscapeBandit } from '../analytics/escape-bandit.js';
 import { createOutcomeQueue } from '../analytics/outcome-queue.js';
@@ -9,7 +10,6 @@ import { createAnalyticsRepo } from '../analytics/repo.js';
 import { type AnalyticsServiceDeps, createAnalyticsService } from '../analytics/service.js';
 import { createMemoryOneShot, createRedisOneShot, createTapTokens } from '../analytics/tap-tokens.js';
 import type { Config } from '../config.js';
-import { createClickRetention } from '../jobs/click-retention.js';
 import type { Store } from '../store/database.js';
 import type { EventOutbox } from '../webhooks/service.js';
 

@@ -5,8 +5,9 @@ import type { AuditLog } from '../audit/service.js';
 import { createSegmentService } from '../broadcasts/segments.js';
 import { createBroadcastService } from '../broadcasts/service.js';
 import { createUnsubscribeService } from '../broadcasts/unsubscribe.js';
-import { createBroadcastWorker, type MailTransport } from '../broadcasts/worker.js';
+import { createBroadcastWorker } from '../broadcasts/worker.js';
 import type { Config } from '../config.js';
+import type { MailTransport } from '../net/mail.js';
 import type { Store } from '../store/database.js';
 import type { EventOutbox } from '../webhooks/service.js';
 

@@ -1,5 +1,4 @@
 import { randomUUID } from 'node:crypto';
-import { featuresOf } from '../accounts/plans.js';
 import type { AccountService } from '../accounts/service.js';
 import type { AuditLog } from '../audit/service.js';
 import type { Config } from '../config.js';
@@ -12,6 +11,7 @@ import type { PreviewService } from '../links/preview.js';
 import type { LinkService } from '../links/service.js';
 import { createGuardedFetcher, type GuardedFetcher } from '../net/guarded-fetch.js';
 import type { Store } from '../store/database.js';
+import { featuresOf } from '../tenancy/plans.js';
 import type { SecretBox } from '../webhooks/secret-box.js';
 
 /**

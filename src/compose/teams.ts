@@ -1,16 +1,16 @@
 import { randomUUID } from 'node:crypto';
 import { createEraseService } from '../accounts/erase.js';
 import { createEraseRepo } from '../accounts/erase-repo.js';
+import { createInviteService } from '../accounts/invites.js';
+import { createMemberService } from '../accounts/members.js';
 import { createPasswordService } from '../accounts/passwords.js';
 import { createAccountRepo } from '../accounts/repo.js';
 import { createAccountService } from '../accounts/service.js';
 import { createSignupService, type SignupLogger } from '../accounts/signup.js';
 import type { AuditLog } from '../audit/service.js';
-import type { MailTransport } from '../broadcasts/worker.js';
 import type { Config } from '../config.js';
 import type { RateLimiter } from '../http/rate-limit.js';
-import { createInviteService } from '../members/invites.js';
-import { createMemberService } from '../members/service.js';
+import { createMailer, type MailTransport } from '../net/mail.js';
 import type { Store } from '../store/database.js';
 
 export interface TeamsDeps {
@@ -42,14 +42,13 @@ export function composeTeams(deps: TeamsDeps) {
     audit,
     signupTier: config.signupTier,
   });
-  const mail = {
-    baseUrl: config.baseUrl,
-    from: deps.mailFrom,
+  const mailer = createMailer({
     transport: deps.mailTransport,
-    mailsPerEmail: deps.limits.signupMails,
+    from: deps.mailFrom,
+    mailsPerAddress: deps.limits.signupMails,
     logger: deps.logger,
-    now,
-  };
+  });
+  const mail = { baseUrl: config.baseUrl, mailer, logger: deps.logger, now };
   return {
     accounts,
     signup: createSignupService({ repo, accounts, ...mail }),

@@ -1,9 +1,9 @@
-import type { OrgContext } from '../accounts/service.js';
 import type { AuditLog } from '../audit/service.js';
 import { type AppError, appError, featureError } from '../errors.js';
 import type { Store } from '../store/database.js';
 import { isUniqueViolation } from '../store/database.js';
 import type { DomainTable } from '../store/migrations/014-domains.js';
+import type { OrgContext } from '../tenancy/context.js';
 import type { TxtLookup } from './dns-txt.js';
 import { isServiceHost, normalizeHostname } from './hostnames.js';
 import type { Domain } from './schema.js';

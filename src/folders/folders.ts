@@ -1,16 +1,13 @@
 import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
-import type { OrgContext } from '../accounts/service.js';
-
 import { dropGroup, folderGroup, lockGroups } from '../analytics/group-rollups.js';
-
 import type { AuditLog } from '../audit/service.js';
-
 import { appError, featureError } from '../errors.js';
 import { errorResponses, idParams, operationIds } from '../http/schemas.js';
 import { orgOf } from '../http/v1-auth.js';
 import type { Store } from '../store/database.js';
+import type { OrgContext } from '../tenancy/context.js';
 
 /** Folders: schema, store queries, rules and routes of a small domain, in one file. */
 

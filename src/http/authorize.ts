@@ -1,4 +1,5 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
+import { appError } from '../errors.js';
 import {
   PERMISSIONS,
   type Permission,
@@ -6,13 +7,12 @@ import {
   roleAllows,
   type Scope,
   scopesAllow,
-} from '../accounts/permissions.js';
-import { appError } from '../errors.js';
+} from '../tenancy/permissions.js';
 
 declare module 'fastify' {
   interface FastifyContextConfig {
     /**
-     * What a caller needs to use this route (src/accounts/permissions.ts). Every /v1 and /api route
+     * What a caller needs to use this route (src/tenancy/permissions.ts). Every /v1 and /api route
      * declares one; test/accounts/route-permissions.test.ts fails on a route that does not.
      */
     permission?: Permission;

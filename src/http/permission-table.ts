@@ -1,4 +1,4 @@
-import { PERMISSIONS, type Permission } from '../accounts/permissions.js';
+import { PERMISSIONS, type Permission } from '../tenancy/permissions.js';
 import type { RouteEntry } from './authorize.js';
 
 /**

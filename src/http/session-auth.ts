@@ -1,8 +1,8 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import { type AccountService, type SessionContext, sessionOrgContext } from '../accounts/service.js';
 import { appError } from '../errors.js';
-import { readCookie } from '../redirect/password-gate.js';
+import { type SessionContext, sessionOrgContext } from '../tenancy/context.js';
 import { authorize } from './authorize.js';
+import { readCookie } from './cookies.js';
 
 export const SESSION_COOKIE = 'lh_session';
 const SESSION_MAX_AGE = 30 * 86_400;
@@ -77,7 +77,9 @@ export function registerCsrfGuard(app: FastifyInstance, baseUrl: string): void {
  * Sets request.org, request.user and request.session from the session cookie, or answers 401; then the
  * route's declared permission against the person's role in that organization (403 forbidden_role).
  */
-export function requireSession(accounts: AccountService) {
+export function requireSession(accounts: {
+  session(token: string | undefined): Promise<SessionContext | null>;
+}) {
   return async (request: FastifyRequest, _reply: FastifyReply) => {
     const session = await accounts.session(sessionTokenOf(request));
     if (!session) throw appError('unauthenticated');

@@ -1,6 +1,6 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import type { KeyContext, KeyRefusal, OrgContext } from '../accounts/service.js';
 import { appError } from '../errors.js';
+import type { KeyContext, KeyRefusal, OrgContext } from '../tenancy/context.js';
 import { authorize } from './authorize.js';
 import type { RateDecision, RateLimiter } from './rate-limit.js';
 

@@ -1,10 +1,10 @@
 import { createHash } from 'node:crypto';
-import type { OrgContext } from '../accounts/service.js';
 import { AppError } from '../errors.js';
 import { hasForbiddenControl } from '../http/edge-text.js';
 import { createLinkBody } from '../links/schema.js';
 import type { LinkService } from '../links/service.js';
 import { isUniqueViolation } from '../store/database.js';
+import type { OrgContext } from '../tenancy/context.js';
 import type { ImportRepo } from './repo.js';
 import type { ImportError, ImportSourceName, SourceItem } from './schema.js';
 

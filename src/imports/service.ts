@@ -1,7 +1,7 @@
-import type { OrgContext } from '../accounts/service.js';
 import type { AuditLog } from '../audit/service.js';
 import { appError } from '../errors.js';
 import { GuardedFetchError } from '../net/guarded-fetch.js';
+import type { OrgContext } from '../tenancy/context.js';
 import type { SecretBox } from '../webhooks/secret-box.js';
 import { sealParams } from './params.js';
 import { type ImportRepo, type ImportRow, MAX_ACTIVE_IMPORTS } from './repo.js';

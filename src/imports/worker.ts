@@ -1,5 +1,5 @@
-import type { OrgContext } from '../accounts/service.js';
 import { createPollingLoop } from '../jobs/polling-loop.js';
+import type { OrgContext } from '../tenancy/context.js';
 import type { SecretBox } from '../webhooks/secret-box.js';
 import type { LinkWriter } from './link-writer.js';
 import { openParams } from './params.js';

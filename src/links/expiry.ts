@@ -1,8 +1,8 @@
-import { featuresOf, isTier } from '../accounts/plans.js';
-import type { OrgContext } from '../accounts/service.js';
 import { createPollingLoop } from '../jobs/polling-loop.js';
 import type { Store } from '../store/database.js';
 import { isConnectionError } from '../store/db-errors.js';
+import type { OrgContext } from '../tenancy/context.js';
+import { featuresOf, isTier } from '../tenancy/plans.js';
 import type { EventOutbox } from '../webhooks/service.js';
 import { createExpiryRepo, type ExpiryRepo } from './expiry-repo.js';
 import type { LinkRecord, LinkRepo } from './repo.js';

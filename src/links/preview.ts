@@ -1,14 +1,13 @@
 import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
-import type { Executor } from '../accounts/key-repo.js';
-import type { OrgContext } from '../accounts/service.js';
 import { changesBetween } from '../audit/changes.js';
 import type { AuditLog } from '../audit/service.js';
 import { urlField } from '../core/urls.js';
 import { errorResponses, idParams, operationIds } from '../http/schemas.js';
 import { orgOf } from '../http/v1-auth.js';
-import type { Store } from '../store/database.js';
+import type { Executor, Store } from '../store/database.js';
+import type { OrgContext } from '../tenancy/context.js';
 import type { LinkService } from './service.js';
 
 /** A link's preview: scraped from the destination through the guarded fetcher, or overridden by hand. */

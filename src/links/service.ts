@@ -1,7 +1,4 @@
-import type { Feature } from '../accounts/plans.js';
-import { LINK_CAPS } from '../accounts/plans.js';
 import { hashPassword } from '../accounts/secrets.js';
-import type { OrgContext } from '../accounts/service.js';
 import { changesBetween } from '../audit/changes.js';
 import type { AuditLog } from '../audit/service.js';
 import { isExpired } from '../core/link-compile.js';
@@ -9,6 +6,9 @@ import type { PlatformTable } from '../core/platforms/index.js';
 import type { RandomBytes } from '../core/slugs.js';
 import { generateSlug } from '../core/slugs.js';
 import { type AppError, appError, featureError } from '../errors.js';
+import type { OrgContext } from '../tenancy/context.js';
+import type { Feature } from '../tenancy/plans.js';
+import { LINK_CAPS } from '../tenancy/plans.js';
 import type { EventOutbox } from '../webhooks/service.js';
 import type { LinkRecord, LinkRepo, WithinWrite } from './repo.js';
 import type { CreateLinkInput, Link, LinkListFilter, UpdateLinkInput } from './schema.js';

@@ -1,11 +1,11 @@
 import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
-import { hasFeature } from '../accounts/plans.js';
 import { notFoundOr, sendCreatorPage } from '../bio/routes.js';
 import { sendNotFoundPage } from '../http/html.js';
 import { contentResponse, errorResponses } from '../http/schemas.js';
 import { orgOf } from '../http/v1-auth.js';
+import { hasFeature } from '../tenancy/plans.js';
 import { renderCardSvg } from './card-svg.js';
 import { renderMediaKitPage } from './page-html.js';
 import { dashboardKitSchema, mediaKitBody, publicKitSchema } from './schema.js';

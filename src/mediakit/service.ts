@@ -1,5 +1,3 @@
-import { hasFeature, type Tier } from '../accounts/plans.js';
-import type { OrgContext } from '../accounts/service.js';
 import { changesBetween } from '../audit/changes.js';
 import type { AuditLog } from '../audit/service.js';
 import type { BioPageRecord, BioRepo, MediaKitRecord } from '../bio/repo.js';
@@ -7,6 +5,8 @@ import type { PublicBio } from '../bio/schema.js';
 import type { BioService } from '../bio/service.js';
 import { appOpenRate, type CreatorStatsSource, measured, STATS_WINDOW_DAYS } from '../bio/stats-source.js';
 import { AppError, appError, featureError } from '../errors.js';
+import type { OrgContext } from '../tenancy/context.js';
+import { hasFeature, type Tier } from '../tenancy/plans.js';
 import {
   type DashboardKit,
   DEFAULT_SETTINGS,

@@ -1,12 +1,12 @@
 import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
-import type { OrgContext } from '../accounts/service.js';
 import type { AuditLog } from '../audit/service.js';
 import { appError, featureError } from '../errors.js';
 import { errorResponses, idParams, operationIds } from '../http/schemas.js';
 import { orgOf } from '../http/v1-auth.js';
 import type { Store } from '../store/database.js';
+import type { OrgContext } from '../tenancy/context.js';
 
 /** Ad pixels: the three kinds of decisions.md, each id validated for its kind. */
 

@@ -9,11 +9,11 @@ import {
 import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
-import type { OrgContext } from '../accounts/service.js';
 import { errorResponses, idParams } from '../http/schemas.js';
 import { orgOf } from '../http/v1-auth.js';
 import type { LinkService } from '../links/service.js';
 import type { Store } from '../store/database.js';
+import type { OrgContext } from '../tenancy/context.js';
 
 /**
  * Permanence receipts: a link's identity and destination signed with Ed25519, verifiable offline by anyone

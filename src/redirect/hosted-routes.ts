@@ -3,6 +3,7 @@ import { renderCaptureForm } from '../audience/capture-form.js';
 import { chooseDestination, expiryStateOf } from '../core/link-compile.js';
 import { fallbackPageCsp, renderFallbackPage } from '../core/pages/fallback-page.js';
 import { passwordPageCsp, renderPasswordPage } from '../core/pages/password-page.js';
+import { readCookie } from '../http/cookies.js';
 import { UNAVAILABLE_RETRY_AFTER_SECONDS } from '../http/errors.js';
 import { sendNotFoundPage, sendUnavailablePage } from '../http/html.js';
 import { contentResponse, emptyResponse } from '../http/schemas.js';
@@ -10,7 +11,7 @@ import { isConnectionError } from '../store/db-errors.js';
 import { clickLimitReached, expiredVisit } from './expiry.js';
 import type { HostedLinkEntry } from './link-cache.js';
 import { createLinkLoader, LinkLookupFailed } from './link-loader.js';
-import { passwordCookieName, readCookie } from './password-gate.js';
+import { passwordCookieName } from './password-gate.js';
 import { sendVisitResponse, visitorOf } from './respond.js';
 
 import { countryOf, type HostedRedirectDeps, visitEntry } from './visit.js';

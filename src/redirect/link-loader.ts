@@ -1,10 +1,10 @@
-import { hasFeature, isTier } from '../accounts/plans.js';
 import { captureFormAllowed } from '../audience/capture-form.js';
 import type { EscapeMatrix } from '../core/escape/index.js';
 import { compileLink } from '../core/link-compile.js';
 import type { PlatformTable } from '../core/platforms/index.js';
 import type { LinkRepo, RedirectRecord } from '../links/repo.js';
 import { SLUG_PATTERN } from '../links/schema.js';
+import { hasFeature, isTier } from '../tenancy/plans.js';
 import type { HostedLinkCache, HostedLinkEntry } from './link-cache.js';
 
 export interface LinkLoaderDeps {

@@ -1,8 +1,8 @@
 import type { Transaction } from 'kysely';
-import type { OrgContext } from '../accounts/service.js';
 import { AppError } from '../errors.js';
 import type { SocialAccountTable } from '../store/migrations/009-social.js';
 import type { Database } from '../store/schema.js';
+import type { OrgContext } from '../tenancy/context.js';
 import {
   isUniqueViolation,
   notFound,

@@ -1,9 +1,9 @@
 import type { Selectable, Transaction, Updateable } from 'kysely';
-import type { OrgContext } from '../accounts/service.js';
 import { changesBetween } from '../audit/changes.js';
 import { AppError, appError } from '../errors.js';
 import type { DmAutomationTable, DmFiringTable } from '../store/migrations/009-social.js';
 import type { Database } from '../store/schema.js';
+import type { OrgContext } from '../tenancy/context.js';
 import { notFound, requireWrite, type SocialDb, type SocialDeps, socialDb } from './deps.js';
 import { findRawLink } from './link-detector.js';
 import { cleanTrigger, type Trigger } from './trigger.js';

@@ -1,12 +1,12 @@
 import { createHmac, timingSafeEqual } from 'node:crypto';
 import type { Kysely } from 'kysely';
-import type { OrgContext } from '../accounts/service.js';
 import type { AuditLog } from '../audit/service.js';
 import type { Config } from '../config.js';
 import { type AppError, appError, featureError } from '../errors.js';
 import type { LinkService } from '../links/service.js';
 import type { Store } from '../store/database.js';
 import type { DmAutomationTable, DmFiringTable, SocialAccountTable } from '../store/migrations/009-social.js';
+import type { OrgContext } from '../tenancy/context.js';
 import { createProviderClient, type ProviderClient } from './provider.js';
 import { createTokenVault, isVaultKey, type TokenVault } from './vault.js';
 

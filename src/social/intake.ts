@@ -1,6 +1,6 @@
 import { createHmac, timingSafeEqual } from 'node:crypto';
-import { featuresOf, type Tier } from '../accounts/plans.js';
-import type { OrgContext } from '../accounts/service.js';
+import type { OrgContext } from '../tenancy/context.js';
+import { featuresOf, type Tier } from '../tenancy/plans.js';
 import { checkDmText } from './automations.js';
 import { provisioned, type SocialDeps, socialDb } from './deps.js';
 import { ProviderError } from './provider.js';

@@ -1,6 +1,6 @@
-import { featuresOf, isTier } from '../accounts/plans.js';
-import type { OrgContext } from '../accounts/service.js';
 import { type AnalyticsService, rate } from '../analytics/service.js';
+import type { OrgContext } from '../tenancy/context.js';
+import { featuresOf, isTier } from '../tenancy/plans.js';
 import type { StatsRepo } from './repo.js';
 import type { LinkListStats, PublicStats } from './schema.js';
 

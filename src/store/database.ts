@@ -11,6 +11,9 @@ import type { Database } from './schema.js';
 
 export type Dialect = 'sqlite' | 'postgres';
 
+/** A connection or a transaction: writes that audit themselves run inside the caller's transaction. */
+export type Executor = Kysely<Database>;
+
 export interface Store {
   readonly db: Kysely<Database>;
   readonly dialect: Dialect;

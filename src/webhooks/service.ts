@@ -1,12 +1,12 @@
 import { randomBytes } from 'node:crypto';
 import type { Transaction } from 'kysely';
-import { featuresOf, isTier } from '../accounts/plans.js';
-import type { OrgContext } from '../accounts/service.js';
 import { changesBetween } from '../audit/changes.js';
 import type { AuditLog } from '../audit/service.js';
 import { AppError, appError, featureError } from '../errors.js';
 import type { Store } from '../store/database.js';
 import type { Database } from '../store/schema.js';
+import type { OrgContext } from '../tenancy/context.js';
+import { featuresOf, isTier } from '../tenancy/plans.js';
 import { createWebhookRepo, type FanOutTarget, type NewDeliveryRow, type WebhookRow } from './repo.js';
 import {
   type CreatedWebhook,

@@ -5,6 +5,7 @@ import { createAccountService } from '../../src/accounts/service.js';
 import { createSignupService, type SignupLogger } from '../../src/accounts/signup.js';
 import { announceHosted, dashboardAddress } from '../../src/cli/serve.js';
 import { createMemoryRateLimiter } from '../../src/http/rate-limit.js';
+import { createMailer } from '../../src/net/mail.js';
 import { type HostedHarness, startHosted } from '../helpers/hosted.js';
 import { storeKinds, type TestStore } from '../helpers/stores.js';
 
@@ -45,9 +46,12 @@ for (const kind of storeKinds) {
         repo,
         accounts,
         baseUrl: 'https://lnk.example',
-        from: 'linkhop <no-reply@lnk.example>',
-        transport: null,
-        mailsPerEmail: createMemoryRateLimiter({ limit: 10, windowSeconds: 3600 }),
+        mailer: createMailer({
+          transport: null,
+          from: 'linkhop <no-reply@lnk.example>',
+          mailsPerAddress: createMemoryRateLimiter({ limit: 10, windowSeconds: 3600 }),
+          logger,
+        }),
         logger,
         now: () => new Date(),
       });

@@ -1,18 +1,18 @@
 import { randomUUID } from 'node:crypto';
 import type { InjectOptions } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ROLES, type Role, SCOPES, type Scope } from '../../src/accounts/permissions.js';
-import { featuresOf } from '../../src/accounts/plans.js';
+import { createMemberService } from '../../src/accounts/members.js';
 import { createAccountRepo } from '../../src/accounts/repo.js';
 import { OPERATOR } from '../../src/accounts/service.js';
-import { createMemberService } from '../../src/members/service.js';
+import { ROLES, type Role, SCOPES, type Scope } from '../../src/tenancy/permissions.js';
+import { featuresOf } from '../../src/tenancy/plans.js';
 import { BASE_URL, type HostedHarness, startHosted } from '../helpers/hosted.js';
 import { storeKinds } from '../helpers/stores.js';
 
 /**
  * Every /v1 and /api route of the composed app, read from the app itself, against every role and every
  * key scope (issue #20: "Every route checks the role"). The expectations come from the issue's words,
- * written here independently of src/accounts/permissions.ts: owners do everything; admins everything but
+ * written here independently of src/tenancy/permissions.ts: owners do everything; admins everything but
  * deleting the organization and changing owners; members create and edit links, bio, audience and
  * automations but not API keys, webhooks, members or the plan; viewers read.
  */

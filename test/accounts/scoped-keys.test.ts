@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { Scope } from '../../src/accounts/permissions.js';
+import type { Scope } from '../../src/tenancy/permissions.js';
 import { type SmtpSink, startSmtp } from '../broadcasts/smtp.js';
 import { type HostedHarness, startHosted } from '../helpers/hosted.js';
 import { nthMailTo, signupTokenIn } from '../helpers/mailbox.js';

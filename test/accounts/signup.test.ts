@@ -3,8 +3,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createAccountRepo } from '../../src/accounts/repo.js';
 import { createAccountService } from '../../src/accounts/service.js';
 import { createSignupService, type SignupLogger } from '../../src/accounts/signup.js';
-import { createSmtpTransport } from '../../src/broadcasts/worker.js';
 import { createMemoryRateLimiter } from '../../src/http/rate-limit.js';
+import { createMailer, createSmtpTransport, type MailTransport } from '../../src/net/mail.js';
 import { type SmtpSink, startSmtp } from '../broadcasts/smtp.js';
 import { type HostedHarness, startHosted } from '../helpers/hosted.js';
 import { nthMailTo } from '../helpers/mailbox.js';
@@ -36,19 +36,17 @@ for (const kind of storeKinds) {
     });
     afterAll(async () => testStore?.dispose());
 
-    const signupWith = (transport: Parameters<typeof createSignupService>[0]['transport']) => {
+    const signupWith = (transport: MailTransport | null) => {
       const repo = createAccountRepo(testStore.store);
       const now = () => new Date(clock);
       const accounts = createAccountService({ repo, now, uuid: randomUUID });
       const { logger, lines } = capturingLogger();
-      const mailsPerEmail = createMemoryRateLimiter({ limit: 3, windowSeconds: 3600, now: () => clock });
+      const mailsPerAddress = createMemoryRateLimiter({ limit: 3, windowSeconds: 3600, now: () => clock });
       const signup = createSignupService({
         repo,
         accounts,
         baseUrl: 'https://lnk.example',
-        from: 'linkhop <no-reply@lnk.example>',
-        transport,
-        mailsPerEmail,
+        mailer: createMailer({ transport, from: 'linkhop <no-reply@lnk.example>', mailsPerAddress, logger }),
         logger,
         now,
       });

@@ -1,11 +1,11 @@
 import type { InjectOptions } from 'fastify';
 import { expect } from 'vitest';
-import type { Role } from '../../src/accounts/permissions.js';
-import { featuresOf, type Tier } from '../../src/accounts/plans.js';
+import { createMemberService } from '../../src/accounts/members.js';
 import { createAccountRepo } from '../../src/accounts/repo.js';
 import { OPERATOR } from '../../src/accounts/service.js';
 import { SESSION_COOKIE } from '../../src/http/session-auth.js';
-import { createMemberService } from '../../src/members/service.js';
+import type { Role } from '../../src/tenancy/permissions.js';
+import { featuresOf, type Tier } from '../../src/tenancy/plans.js';
 import { BASE_URL, type HostedHarness } from '../helpers/hosted.js';
 
 /** Shared by the teams tests: an organization with a person in each role, logged in. */

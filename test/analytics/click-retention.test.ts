@@ -1,12 +1,12 @@
 import { type Kysely, sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { OrgContext } from '../../src/accounts/service.js';
 import { createClickPartitions, monthOf } from '../../src/analytics/click-partitions.js';
+import { createClickRetention } from '../../src/analytics/click-retention.js';
 import { createAnalyticsRepo } from '../../src/analytics/repo.js';
-import { createClickRetention } from '../../src/jobs/click-retention.js';
 import type { Link } from '../../src/links/schema.js';
 import type { Store } from '../../src/store/database.js';
 import { down, up } from '../../src/store/migrations/017-click-partitions.js';
+import type { OrgContext } from '../../src/tenancy/context.js';
 import { storeKinds, type TestStore } from '../helpers/stores.js';
 import {
   analyticsStore,

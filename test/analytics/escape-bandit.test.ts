@@ -1,9 +1,9 @@
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
-import type { OrgContext } from '../../src/accounts/service.js';
 import { createEscapeBandit } from '../../src/analytics/escape-bandit.js';
 import { cellKeyOf } from '../../src/core/escape/bandit.js';
 import type { EscapeStrategy } from '../../src/core/escape/index.js';
 import type { Link } from '../../src/links/schema.js';
+import type { OrgContext } from '../../src/tenancy/context.js';
 import { seeded } from '../helpers/seeded.js';
 import { storeKinds, type TestStore } from '../helpers/stores.js';
 import { analyticsStore, type Harness, makeHarness, makeOrg, NOW } from './setup.js';

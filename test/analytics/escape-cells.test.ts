@@ -1,8 +1,8 @@
 import type { FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { OrgContext } from '../../src/accounts/service.js';
 import type { EscapeStrategy } from '../../src/core/escape/index.js';
 import type { Link } from '../../src/links/schema.js';
+import type { OrgContext } from '../../src/tenancy/context.js';
 import { storeKinds, type TestStore } from '../helpers/stores.js';
 import {
   analyticsStore,

@@ -1,10 +1,10 @@
 import type { Kysely } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { OrgContext } from '../../src/accounts/service.js';
 import { createAnalyticsRepo, DAY_MS, type Scope } from '../../src/analytics/repo.js';
 import { createFolderService } from '../../src/folders/folders.js';
 import type { Link } from '../../src/links/schema.js';
 import { up } from '../../src/store/migrations/016-group-rollups.js';
+import type { OrgContext } from '../../src/tenancy/context.js';
 import { storeKinds, type TestStore } from '../helpers/stores.js';
 import { analyticsStore, clickInput, DAY, type Harness, makeHarness, makeOrg, NOW, TODAY } from './setup.js';
 

@@ -2,8 +2,6 @@ import { randomBytes, randomUUID } from 'node:crypto';
 import Fastify, { type FastifyInstance } from 'fastify';
 import { serializerCompiler, validatorCompiler } from 'fastify-type-provider-zod';
 import type { Kysely } from 'kysely';
-import { featuresOf, isTier, type Tier } from '../../src/accounts/plans.js';
-import type { OrgContext } from '../../src/accounts/service.js';
 import { type StoredClick, unpackBlock } from '../../src/analytics/click-blocks.js';
 import { type ClickInput, createClickBuffer } from '../../src/analytics/click-buffer.js';
 import { analyticsRoutes, dashboardAnalyticsRoutes, tapRoutes } from '../../src/analytics/routes.js';
@@ -21,6 +19,8 @@ import { createLinkService, type LinkService } from '../../src/links/service.js'
 import type { Store } from '../../src/store/database.js';
 import { up } from '../../src/store/migrations/008-analytics.js';
 import { migrationProvider } from '../../src/store/migrations/index.js';
+import type { OrgContext } from '../../src/tenancy/context.js';
+import { featuresOf, isTier, type Tier } from '../../src/tenancy/plans.js';
 import type { StoreKind, TestStore } from '../helpers/stores.js';
 
 /** Shared set-up of the analytics suites: a store with 008 applied, organizations, links, a small app. */

@@ -1,11 +1,11 @@
 import { randomUUID } from 'node:crypto';
 import type { FastifyInstance } from 'fastify';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import type { OrgContext } from '../../src/accounts/service.js';
 import { audienceDb } from '../../src/audience/db.js';
 import { audienceRoutes } from '../../src/audience/routes.js';
 import { createAudienceService } from '../../src/audience/service.js';
 import type { Store } from '../../src/store/database.js';
+import type { OrgContext } from '../../src/tenancy/context.js';
 import { storeKinds, type TestStore } from '../helpers/stores.js';
 import { addContact, audienceStore, buildApp, makeLink, makeOrg } from './setup.js';
 

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { TIERS } from '../../src/accounts/plans.js';
 import { captureFormAllowed, captureFormCsp, renderCaptureForm } from '../../src/audience/capture-form.js';
 import { consentText } from '../../src/audience/service.js';
+import { TIERS } from '../../src/tenancy/plans.js';
 
 describe('the capture form of the rich fallback page', () => {
   const html = renderCaptureForm({ slug: 'promo', orgName: 'Acme <Records> & "Co"', nonce: 'N0nce+/=' });

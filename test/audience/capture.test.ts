@@ -1,12 +1,12 @@
 import { randomUUID } from 'node:crypto';
 import type { FastifyInstance } from 'fastify';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import type { OrgContext } from '../../src/accounts/service.js';
 import { audienceDb } from '../../src/audience/db.js';
 import { CAPTURE_RATE_LIMIT, captureRoutes } from '../../src/audience/routes.js';
 import { consentText, createAudienceService } from '../../src/audience/service.js';
 import { createMemoryRateLimiter } from '../../src/http/rate-limit.js';
 import type { Store } from '../../src/store/database.js';
+import type { OrgContext } from '../../src/tenancy/context.js';
 import { storeKinds, type TestStore } from '../helpers/stores.js';
 import { audienceStore, buildApp, makeLink, makeOrg, stepClock } from './setup.js';
 

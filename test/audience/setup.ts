@@ -2,12 +2,12 @@ import { randomUUID } from 'node:crypto';
 import Fastify, { type FastifyInstance } from 'fastify';
 import { serializerCompiler, validatorCompiler } from 'fastify-type-provider-zod';
 import { sql } from 'kysely';
-import { featuresOf, type Tier } from '../../src/accounts/plans.js';
-import type { OrgContext } from '../../src/accounts/service.js';
 import { audienceDb } from '../../src/audience/db.js';
 import { hostedErrorHandler } from '../../src/http/errors.js';
 import type { Store } from '../../src/store/database.js';
 import { up } from '../../src/store/migrations/011-audience.js';
+import type { OrgContext } from '../../src/tenancy/context.js';
+import { featuresOf, type Tier } from '../../src/tenancy/plans.js';
 import type { StoreKind, TestStore } from '../helpers/stores.js';
 
 /** Shared set-up of the audience and broadcast suites: a store with migration 011, orgs, links, an app. */

@@ -1,8 +1,8 @@
 import { randomBytes } from 'node:crypto';
 import type { InjectOptions } from 'fastify';
-import { featuresOf } from '../../src/accounts/plans.js';
+import { createMemberService } from '../../src/accounts/members.js';
 import { createAccountRepo } from '../../src/accounts/repo.js';
-import { createMemberService } from '../../src/members/service.js';
+import { featuresOf } from '../../src/tenancy/plans.js';
 import { PASSWORD, type Team } from '../accounts/teams.js';
 import { addContact } from '../audience/setup.js';
 import type { FakeDns } from '../fakes/dns-server.js';

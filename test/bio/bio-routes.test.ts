@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { OrgContext } from '../../src/accounts/service.js';
+import type { OrgContext } from '../../src/tenancy/context.js';
 import { storeKinds } from '../helpers/stores.js';
 import { as, BASE_URL, type Harness, harness, uniqueHandle } from './setup.js';
 

@@ -2,9 +2,8 @@ import { randomBytes, randomUUID } from 'node:crypto';
 import Fastify, { type FastifyInstance } from 'fastify';
 import { serializerCompiler, validatorCompiler } from 'fastify-type-provider-zod';
 import type { Kysely } from 'kysely';
-import { featuresOf, type Tier } from '../../src/accounts/plans.js';
 import { createAccountRepo } from '../../src/accounts/repo.js';
-import { createAccountService, type OrgContext } from '../../src/accounts/service.js';
+import { createAccountService } from '../../src/accounts/service.js';
 import { createBioRepo } from '../../src/bio/repo.js';
 import { bioPageRoutes, bioRoutes, publicBioRoutes } from '../../src/bio/routes.js';
 import { type BioService, createBioService } from '../../src/bio/service.js';
@@ -18,6 +17,8 @@ import { mediaKitPageRoutes, mediaKitRoutes, publicMediaKitRoutes } from '../../
 import { createMediaKitService, type MediaKitService } from '../../src/mediakit/service.js';
 import { up } from '../../src/store/migrations/010-bio.js';
 import { migrationProvider } from '../../src/store/migrations/index.js';
+import type { OrgContext } from '../../src/tenancy/context.js';
+import { featuresOf, type Tier } from '../../src/tenancy/plans.js';
 import type { StoreKind, TestStore } from '../helpers/stores.js';
 
 /**

@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { featuresOf } from '../../src/accounts/plans.js';
 import { audienceDb } from '../../src/audience/db.js';
+import { featuresOf } from '../../src/tenancy/plans.js';
 import { storeKinds } from '../helpers/stores.js';
 import { type BroadcastRig, broadcastRig } from './setup.js';
 

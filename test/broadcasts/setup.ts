@@ -1,12 +1,13 @@
 import { randomUUID } from 'node:crypto';
 import type { FastifyInstance } from 'fastify';
-import type { OrgContext } from '../../src/accounts/service.js';
 import { createAudienceService } from '../../src/audience/service.js';
 import { broadcastRoutes } from '../../src/broadcasts/routes.js';
 import { createSegmentService, segmentRoutes } from '../../src/broadcasts/segments.js';
 import { createBroadcastService } from '../../src/broadcasts/service.js';
 import { createUnsubscribeService, unsubscribeRoutes } from '../../src/broadcasts/unsubscribe.js';
-import { createBroadcastWorker, createSmtpTransport } from '../../src/broadcasts/worker.js';
+import { createBroadcastWorker } from '../../src/broadcasts/worker.js';
+import { createSmtpTransport } from '../../src/net/mail.js';
+import type { OrgContext } from '../../src/tenancy/context.js';
 import { audienceStore, buildApp, makeOrg } from '../audience/setup.js';
 import type { StoreKind, TestStore } from '../helpers/stores.js';
 import { type SmtpSink, startSmtp } from './smtp.js';

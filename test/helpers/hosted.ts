@@ -1,7 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import type { FastifyInstance, InjectOptions } from 'fastify';
 import pino from 'pino';
-import type { Tier } from '../../src/accounts/plans.js';
 import { createAccountRepo } from '../../src/accounts/repo.js';
 import { hashPassword } from '../../src/accounts/secrets.js';
 import { type AccountService, createAccountService } from '../../src/accounts/service.js';
@@ -10,6 +9,7 @@ import { createAuditRepo } from '../../src/audit/repo.js';
 import { createAuditLog } from '../../src/audit/service.js';
 import { parseConfig } from '../../src/config.js';
 import { SESSION_COOKIE } from '../../src/http/session-auth.js';
+import type { Tier } from '../../src/tenancy/plans.js';
 import type { StoreKind, TestStore } from './stores.js';
 import { UA } from './user-agents.js';
 

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { Tier } from '../../src/accounts/plans.js';
+import type { Tier } from '../../src/tenancy/plans.js';
 import { FakeBitly } from '../fakes/bitly-server.js';
 import { FakeDub } from '../fakes/dub-server.js';
 import { FakeKutt } from '../fakes/kutt-server.js';

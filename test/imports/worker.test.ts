@@ -1,6 +1,5 @@
 import pino from 'pino';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { featuresOf } from '../../src/accounts/plans.js';
 import { openImportStack } from '../../src/cli/import-stack.js';
 import { parseConfig } from '../../src/config.js';
 import { AppError } from '../../src/errors.js';
@@ -8,6 +7,7 @@ import { MAX_ACTIVE_IMPORTS } from '../../src/imports/repo.js';
 import { IMPORT_DEADLINE_MS, IMPORT_LEASE_MS } from '../../src/imports/worker.js';
 import type { LinkService } from '../../src/links/service.js';
 import { createGuardedFetcher } from '../../src/net/guarded-fetch.js';
+import { featuresOf } from '../../src/tenancy/plans.js';
 import { storeKinds, type TestStore } from '../helpers/stores.js';
 import { MangledBitly, withNext } from './mangled-bitly.js';
 

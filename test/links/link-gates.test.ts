@@ -1,12 +1,13 @@
 import { randomBytes, randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { featuresOf, type Tier } from '../../src/accounts/plans.js';
 import { createAccountRepo } from '../../src/accounts/repo.js';
-import { createAccountService, type OrgContext } from '../../src/accounts/service.js';
+import { createAccountService } from '../../src/accounts/service.js';
 import { createPlatformTable } from '../../src/core/platforms/index.js';
 import { AppError } from '../../src/errors.js';
 import { createLinkRepo } from '../../src/links/repo.js';
 import { createLinkService, type LinkService } from '../../src/links/service.js';
+import type { OrgContext } from '../../src/tenancy/context.js';
+import { featuresOf, type Tier } from '../../src/tenancy/plans.js';
 import { sqliteKind, type TestStore } from '../helpers/stores.js';
 
 /** Plan gates, caps and read-only rules, at the service: the same code the dashboard routes will call. */

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { OrgContext } from '../../src/accounts/service.js';
+import type { OrgContext } from '../../src/tenancy/context.js';
 import { as, type Harness, harness, uniqueHandle } from '../bio/setup.js';
 import { storeKinds } from '../helpers/stores.js';
 

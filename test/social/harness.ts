@@ -3,8 +3,6 @@ import Fastify, { type FastifyBaseLogger, type FastifyInstance, type InjectOptio
 import { serializerCompiler, validatorCompiler } from 'fastify-type-provider-zod';
 import type { Kysely } from 'kysely';
 import pino from 'pino';
-import { featuresOf, type Tier } from '../../src/accounts/plans.js';
-import type { OrgContext } from '../../src/accounts/service.js';
 import { createPlatformTable } from '../../src/core/platforms/index.js';
 import { appError } from '../../src/errors.js';
 import { hostedErrorHandler } from '../../src/http/errors.js';
@@ -17,6 +15,8 @@ import { createSocialIntake } from '../../src/social/intake.js';
 import { createRefreshSweep } from '../../src/social/refresh.js';
 import { socialRoutes } from '../../src/social/routes.js';
 import { socialInternalRoutes, socialPublicRoutes } from '../../src/social/webhook-routes.js';
+import type { OrgContext } from '../../src/tenancy/context.js';
+import { featuresOf, type Tier } from '../../src/tenancy/plans.js';
 import { FakeSocialProvider } from '../fakes/social-provider.js';
 import { BASE_URL, type HostedHarness, startHosted } from '../helpers/hosted.js';
 import type { StoreKind } from '../helpers/stores.js';

@@ -1,7 +1,7 @@
 import { join } from 'node:path';
 import type { Page } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
-import type { Feature } from '../../src/accounts/plans.js';
+import type { Feature } from '../../src/tenancy/plans.js';
 import { apiCall, browserSkipReason, logIn, openPage, useDashboard } from './harness.js';
 
 /**

@@ -4,11 +4,11 @@ import { createServer } from 'node:net';
 import pino from 'pino';
 import { type Browser, type BrowserContext, chromium, type Page } from 'playwright-core';
 import { afterAll, beforeAll } from 'vitest';
-import type { Tier } from '../../src/accounts/plans.js';
 import { createAccountRepo } from '../../src/accounts/repo.js';
 import { type AccountService, createAccountService } from '../../src/accounts/service.js';
 import { type Composed, composeHosted } from '../../src/app.js';
 import { parseConfig } from '../../src/config.js';
+import type { Tier } from '../../src/tenancy/plans.js';
 import { sqliteKind, type TestStore } from '../helpers/stores.js';
 
 /**

@@ -1,11 +1,11 @@
 import { randomUUID } from 'node:crypto';
 import type { Page } from 'playwright-core';
 import { afterAll, describe, expect, it } from 'vitest';
+import { createMemberRepo } from '../../src/accounts/member-repo.js';
 import type { ClickInput } from '../../src/analytics/click-buffer.js';
 import { createAnalyticsRepo } from '../../src/analytics/repo.js';
 import { DAY_MS } from '../../src/analytics/rollups.js';
 import type { Link } from '../../src/links/schema.js';
-import { createMemberRepo } from '../../src/members/repo.js';
 import type { FakeSocialProvider } from '../fakes/social-provider.js';
 import { fakeProviderEnv } from './demo.js';
 import {

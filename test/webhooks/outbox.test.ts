@@ -1,7 +1,6 @@
 import { randomBytes, randomUUID } from 'node:crypto';
 import { sql } from 'kysely';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import type { OrgContext } from '../../src/accounts/service.js';
 import { audienceDb } from '../../src/audience/db.js';
 import { createAudienceService } from '../../src/audience/service.js';
 import { createPlatformTable } from '../../src/core/platforms/index.js';
@@ -9,6 +8,7 @@ import { createLinkRepo } from '../../src/links/repo.js';
 import { createLinkService } from '../../src/links/service.js';
 import { createGuardedFetcher, type GuardedFetcher } from '../../src/net/guarded-fetch.js';
 import type { Store } from '../../src/store/database.js';
+import type { OrgContext } from '../../src/tenancy/context.js';
 import { createSecretBox } from '../../src/webhooks/secret-box.js';
 import { createWebhookService, type EventOutbox, type WebhookService } from '../../src/webhooks/service.js';
 import { createDeliveryWorker } from '../../src/webhooks/worker.js';

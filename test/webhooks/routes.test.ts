@@ -8,10 +8,10 @@ import {
   validatorCompiler,
 } from 'fastify-type-provider-zod';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { Tier } from '../../src/accounts/plans.js';
-import type { OrgContext } from '../../src/accounts/service.js';
 import { hostedErrorHandler } from '../../src/http/errors.js';
 import { createGuardedFetcher, type GuardedFetcher } from '../../src/net/guarded-fetch.js';
+import type { OrgContext } from '../../src/tenancy/context.js';
+import type { Tier } from '../../src/tenancy/plans.js';
 import { webhookRoutes } from '../../src/webhooks/routes.js';
 import { createSecretBox } from '../../src/webhooks/secret-box.js';
 import { createWebhookService, type WebhookService } from '../../src/webhooks/service.js';

@@ -1,9 +1,9 @@
 import { randomUUID } from 'node:crypto';
 import { createServer, type IncomingHttpHeaders, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { featuresOf, type Tier } from '../../src/accounts/plans.js';
-import type { OrgContext } from '../../src/accounts/service.js';
 import { openStore, type Store } from '../../src/store/database.js';
+import type { OrgContext } from '../../src/tenancy/context.js';
+import { featuresOf, type Tier } from '../../src/tenancy/plans.js';
 import type { StoreKind, TestStore } from '../helpers/stores.js';
 
 /** Shared set-up of the webhook suites: a migrated store, organizations, and a real HTTP receiver. */

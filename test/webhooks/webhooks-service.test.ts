@@ -1,9 +1,9 @@
 import { randomUUID } from 'node:crypto';
 import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { OrgContext } from '../../src/accounts/service.js';
 import { createGuardedFetcher, type GuardedFetcher } from '../../src/net/guarded-fetch.js';
 import type { Store } from '../../src/store/database.js';
+import type { OrgContext } from '../../src/tenancy/context.js';
 import { createSecretBox } from '../../src/webhooks/secret-box.js';
 import { createWebhookService, type WebhookService } from '../../src/webhooks/service.js';
 import { storeKinds, type TestStore } from '../helpers/stores.js';

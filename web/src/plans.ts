@@ -1,7 +1,7 @@
-import { hasFeature } from '../../src/accounts/plans.js';
+import { hasFeature } from '../../src/tenancy/plans.js';
 import type { Feature, Tier } from './api/types';
 
-/** The plan table is the server's own (src/accounts/plans.ts): the dashboard cannot disagree with it. */
+/** The plan table is the server's own (src/tenancy/plans.ts): the dashboard cannot disagree with it. */
 export const TIER_NAMES: Record<Tier, string> = { sidekick: 'Sidekick', hero: 'Hero', legend: 'Legend' };
 
 export const FEATURE_NAMES: Record<Feature, string> = {

@@ -1,7 +1,7 @@
-import { type Permission, roleAllows, SCOPES } from '../../src/accounts/permissions.js';
+import { type Permission, roleAllows, SCOPES } from '../../src/tenancy/permissions.js';
 import type { Role, Session } from './api/types';
 
-/** The role table is the server's own (src/accounts/permissions.ts): the dashboard cannot disagree with it. */
+/** The role table is the server's own (src/tenancy/permissions.ts): the dashboard cannot disagree with it. */
 export const ROLE_NAMES: Record<Role, string> = {
   owner: 'Owner',
   admin: 'Admin',

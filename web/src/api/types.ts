@@ -4,7 +4,6 @@
  * the routes validate; the rest follow hosted-service.md section 2 and decisions.md word for word.
  */
 import type { z } from 'zod';
-import type { Feature, Features, Tier } from '../../../src/accounts/plans.js';
 import type { EscapeCells } from '../../../src/analytics/escape-cell-reads.js';
 import type { Contact, ContactDetail } from '../../../src/audience/service.js';
 import type { BioPage, BioStats, Block, Theme } from '../../../src/bio/schema.js';
@@ -26,6 +25,7 @@ import type { Pixel } from '../../../src/pixels/pixels.js';
 import type { SocialAccount } from '../../../src/social/accounts.js';
 import type { presentFiring, Rule } from '../../../src/social/automations.js';
 import type { Trigger } from '../../../src/social/trigger.js';
+import type { Feature, Features, Tier } from '../../../src/tenancy/plans.js';
 import type { CreatedWebhook, Webhook } from '../../../src/webhooks/schema.js';
 
 export type Automation = Rule;

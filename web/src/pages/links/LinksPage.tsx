@@ -1,5 +1,5 @@
 import { useEffect, useMemo, useState } from 'react';
-import { LINK_CAPS } from '../../../../src/accounts/plans.js';
+import { LINK_CAPS } from '../../../../src/tenancy/plans.js';
 import type { Folder, Link } from '../../api/types';
 import {
   Banner,

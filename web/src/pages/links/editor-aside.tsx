@@ -1,4 +1,4 @@
-import { LINK_CAPS } from '../../../../src/accounts/plans.js';
+import { LINK_CAPS } from '../../../../src/tenancy/plans.js';
 import type { Link } from '../../api/types';
 import { Button, Card } from '../../components/ui';
 import { TIER_NAMES } from '../../plans';

@@ -1,4 +1,4 @@
-import { FEATURES, LINK_CAPS, TIERS } from '../../../../src/accounts/plans.js';
+import { FEATURES, LINK_CAPS, TIERS } from '../../../../src/tenancy/plans.js';
 import type { Feature, Link, Tier } from '../../api/types';
 import { Badge, Banner, Card, CopyButton, formatNumber, PageHeader } from '../../components/ui';
 import { FEATURE_NAMES, TIER_NAMES, tierFor } from '../../plans';

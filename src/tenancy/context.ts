@@ -1,6 +1,14 @@
-import type { Actor } from '../audit/schema.js';
 import type { Role, Scope } from './permissions.js';
 import type { Features, Tier } from './plans.js';
+
+/** Who made a change: a person (their email) or an API key (its name), as the audit log names them. */
+export interface Actor {
+  type: 'user' | 'key';
+  id: string;
+  label: string;
+  /** A person's role in the organization at the time; keys have scopes instead. */
+  role?: Role;
+}
 
 /** Who is calling, once authenticated: every scoped query takes its orgId from here. */
 export interface OrgContext {
@@ -39,4 +47,14 @@ export interface SessionContext {
   orgs: { id: string; name: string; tier: Tier; role: Role }[];
   features: Features;
   tokenHash: string;
+}
+
+/** The organization a dashboard session acts in, as every scoped service call takes it. */
+export function sessionOrgContext(session: SessionContext): OrgContext {
+  return {
+    orgId: session.org.id,
+    tier: session.org.tier,
+    features: session.features,
+    actor: { type: 'user', id: session.user.id, label: session.user.email, role: session.role },
+  };
 }

@@ -1,16 +1,16 @@
-import type { Role } from '../accounts/permissions.js';
-import type { AccountRepo } from '../accounts/repo.js';
-import { hashPassword, randomToken, sha256Hex } from '../accounts/secrets.js';
-import type { AccountService, OrgContext, SessionContext } from '../accounts/service.js';
-import type { SignupLogger } from '../accounts/signup.js';
-import { composeMail, inertMailText } from '../accounts/signup-mail.js';
 import type { Actor } from '../audit/schema.js';
 import type { AuditLog } from '../audit/service.js';
-import type { MailTransport } from '../broadcasts/worker.js';
 import { appError } from '../errors.js';
 import type { RateLimiter } from '../http/rate-limit.js';
+import type { Mailer, MailLogger } from '../net/mail.js';
 import { isUniqueViolation } from '../store/database.js';
-import { checkOwnerChange } from './service.js';
+import type { OrgContext, SessionContext } from '../tenancy/context.js';
+import type { Role } from '../tenancy/permissions.js';
+import { checkOwnerChange } from './members.js';
+import type { AccountRepo } from './repo.js';
+import { hashPassword, randomToken, sha256Hex } from './secrets.js';
+import type { AccountService } from './service.js';
+import { composeMail, inertMailText } from './signup-mail.js';
 
 /** How long an invite works. */
 export const INVITE_DAYS = 7;
@@ -23,14 +23,11 @@ export interface InviteServiceDeps {
   accounts: AccountService;
   audit?: AuditLog;
   baseUrl: string;
-  from: string;
-  /** SMTP_URL's transport; null writes the link on a line of its own in the server log, for the operator. */
-  transport: MailTransport | null;
-  /** Mails per address, so nobody can make the service mail-bomb someone's inbox. */
-  mailsPerEmail: RateLimiter;
+  /** Without SMTP the link is written on a line of its own in the server log, for the operator. */
+  mailer: Mailer;
   /** Invites per organization and hour, so no organization relays mail through the service's address. */
   invitesPerOrg: RateLimiter;
-  logger: SignupLogger;
+  logger: MailLogger;
   now: () => Date;
   uuid: () => string;
 }
@@ -58,22 +55,13 @@ export function createInviteService(deps: InviteServiceDeps) {
   const iso = () => deps.now().toISOString();
 
   function mailInvite(input: { email: string; orgName: string; inviter: string; acceptUrl: string }) {
-    void (async () => {
-      if (!(await deps.mailsPerEmail.hit(`invite-mail:${input.email}`)).allowed) {
-        deps.logger.warn({ email: input.email }, 'invite mail not sent: too many for this address this hour');
-        return;
-      }
-      if (deps.transport === null) {
-        deps.logger.warn(
-          { email: input.email, link: input.acceptUrl },
-          'SMTP is not configured: send this invite link to the invited address yourself',
-        );
-        return;
-      }
-      const orgName = inertMailText(input.orgName);
-      await deps.transport.sendMail(
+    const orgName = inertMailText(input.orgName);
+    deps.mailer.send({
+      kind: 'invite',
+      to: input.email,
+      message: () =>
         composeMail({
-          from: deps.from,
+          from: deps.mailer.from,
           to: input.email,
           subject: `You are invited to "${orgName}" on linkhop`,
           lines: [
@@ -82,10 +70,12 @@ export function createInviteService(deps: InviteServiceDeps) {
           ],
           action: { label: 'Accept the invite', url: input.acceptUrl },
         }),
-      );
-    })().catch((error: unknown) =>
-      deps.logger.error({ err: error, email: input.email }, 'invite mail failed'),
-    );
+      withoutSmtp: () =>
+        deps.logger.warn(
+          { email: input.email, link: input.acceptUrl },
+          'SMTP is not configured: send this invite link to the invited address yourself',
+        ),
+    });
   }
 
   /** Within the organization's limits: 100 pending, 20 sent an hour. */
@@ -158,7 +148,7 @@ export function createInviteService(deps: InviteServiceDeps) {
         email: invite.email,
         role: invite.role,
         expiresAt: invite.expiresAt,
-        delivery: deps.transport === null ? ('server_log' as const) : ('mail' as const),
+        delivery: deps.mailer.delivery,
       };
     },
     list: (ctx: OrgContext) => members.listInvites(ctx.orgId, iso()),

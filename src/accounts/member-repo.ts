@@ -1,6 +1,5 @@
-import type { Executor } from '../accounts/key-repo.js';
-import type { Role } from '../accounts/permissions.js';
-import type { Store } from '../store/database.js';
+import type { Executor, Store } from '../store/database.js';
+import type { Role } from '../tenancy/permissions.js';
 
 export interface MembershipOrg {
   orgId: string;

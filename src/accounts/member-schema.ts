@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { ROLES } from '../accounts/permissions.js';
+import { ROLES } from '../tenancy/permissions.js';
 
 const role = z.enum(ROLES, { error: `role: one of ${ROLES.join(', ')}` });
 

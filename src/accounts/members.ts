@@ -1,13 +1,14 @@
-import { endHoldings } from '../accounts/holdings.js';
-import { KEY_HOLDER_ROLE } from '../accounts/keys.js';
-import { atLeast, type Role } from '../accounts/permissions.js';
-import type { AccountRepo } from '../accounts/repo.js';
-import { hashPassword } from '../accounts/secrets.js';
-import type { AccountService, OrgContext, SessionContext } from '../accounts/service.js';
 import type { Actor } from '../audit/schema.js';
 import type { AuditLog } from '../audit/service.js';
 import { appError } from '../errors.js';
-import type { Member } from './repo.js';
+import type { OrgContext, SessionContext } from '../tenancy/context.js';
+import { atLeast, type Role } from '../tenancy/permissions.js';
+import { endHoldings } from './holdings.js';
+import { KEY_HOLDER_ROLE } from './keys.js';
+import type { Member } from './member-repo.js';
+import type { AccountRepo } from './repo.js';
+import { hashPassword } from './secrets.js';
+import type { AccountService } from './service.js';
 
 export interface MemberServiceDeps {
   repo: AccountRepo;

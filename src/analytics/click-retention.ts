@@ -1,6 +1,6 @@
 import { sql } from 'kysely';
-import type { ClickPartitions } from '../analytics/click-partitions.js';
 import type { Store } from '../store/database.js';
+import type { ClickPartitions } from './click-partitions.js';
 
 /**
  * The raw clicks' housekeeping, off the request path: at start and then every `intervalMs`, PostgreSQL

@@ -11,8 +11,8 @@ import {
   inviteSchema,
   memberParams,
   memberSchema,
-} from './schema.js';
-import type { MemberService } from './service.js';
+} from './member-schema.js';
+import type { MemberService } from './members.js';
 
 const deleted = z.object({ deleted: z.literal(true) });
 
