@@ -1,7 +1,5 @@
-import type { Transaction } from 'kysely';
 import { AppError } from '../errors.js';
 import type { SocialAccountTable } from '../store/migrations/009-social.js';
-import type { Database } from '../store/schema.js';
 import type { OrgContext } from '../tenancy/context.js';
 import {
   isUniqueViolation,
@@ -11,11 +9,11 @@ import {
   requireProvisioned,
   requireWrite,
   type SocialDeps,
-  socialDb,
   stateFor,
   stateMatches,
 } from './deps.js';
 import { ProviderError } from './provider.js';
+import { createSocialRepo } from './repo.js';
 
 /** Connected social accounts: meta, connect (code -> short token -> long token -> profile), list, disconnect. */
 
@@ -46,7 +44,7 @@ export function presentAccount(row: SocialAccountTable): SocialAccount {
 const DEFAULT_LIFETIME_S = 60 * 86_400;
 
 export function createSocialAccountService(deps: SocialDeps) {
-  const db = socialDb(deps.store);
+  const repo = createSocialRepo(deps.store);
 
   return {
     meta(ctx: OrgContext) {
@@ -63,13 +61,7 @@ export function createSocialAccountService(deps: SocialDeps) {
     },
 
     async list(ctx: OrgContext): Promise<SocialAccount[]> {
-      const rows = await db
-        .selectFrom('social_accounts')
-        .selectAll()
-        .where('org_id', '=', ctx.orgId)
-        .orderBy('connected_at', 'asc')
-        .orderBy('id', 'asc')
-        .execute();
+      const rows = await repo.accountsOf(ctx.orgId);
       return rows.map(presentAccount);
     },
 
@@ -109,24 +101,11 @@ export function createSocialAccountService(deps: SocialDeps) {
           'This Instagram account is connected to another organization',
         );
       try {
-        return await db.transaction().execute(async (trx) => {
-          const live = await trx
-            .selectFrom('social_accounts')
-            .selectAll()
-            .where('provider_user_id', '=', profile.userId)
-            .where('status', '<>', 'revoked')
-            .executeTakeFirst();
+        return await repo.transaction(async (trx) => {
+          const live = await repo.liveAccount(profile.userId, trx);
           if (live && live.org_id !== ctx.orgId) throw taken();
           // Revive the organization's earlier row (revoked or not) so its automations and history return.
-          const own =
-            live ??
-            (await trx
-              .selectFrom('social_accounts')
-              .selectAll()
-              .where('org_id', '=', ctx.orgId)
-              .where('provider_user_id', '=', profile.userId)
-              .orderBy('updated_at', 'desc')
-              .executeTakeFirst());
+          const own = live ?? (await repo.latestOwnAccount(ctx.orgId, profile.userId, trx));
           const id = own?.id ?? deps.uuid();
           const fields = {
             username: profile.username,
@@ -141,25 +120,15 @@ export function createSocialAccountService(deps: SocialDeps) {
             updated_at: iso,
           };
           if (own) {
-            await trx.updateTable('social_accounts').set(fields).where('id', '=', id).execute();
+            await repo.updateAccount(id, fields, trx);
           } else {
-            await trx
-              .insertInto('social_accounts')
-              .values({
-                id,
-                org_id: ctx.orgId,
-                provider: 'instagram',
-                provider_user_id: profile.userId,
-                ...fields,
-              })
-              .execute();
+            await repo.insertAccount(
+              { id, org_id: ctx.orgId, provider: 'instagram', provider_user_id: profile.userId, ...fields },
+              trx,
+            );
           }
-          const row = await trx
-            .selectFrom('social_accounts')
-            .selectAll()
-            .where('id', '=', id)
-            .executeTakeFirstOrThrow();
-          await deps.audit?.record(trx as unknown as Transaction<Database>, ctx, {
+          const row = await repo.accountById(id, trx);
+          await deps.audit?.record(trx, ctx, {
             action: 'social.connected',
             target: { type: 'social_account', id },
             // The username only: the token is sealed and never leaves the vault.
@@ -179,22 +148,22 @@ export function createSocialAccountService(deps: SocialDeps) {
 
     /** Any tier: the token is emptied; automations and their history stay for a later reconnect. */
     async disconnect(ctx: OrgContext, id: string): Promise<{ deleted: true }> {
-      await db.transaction().execute(async (trx) => {
-        const result = await trx
-          .updateTable('social_accounts')
-          .set({
+      await repo.transaction(async (trx) => {
+        const updated = await repo.updateAccountOfOrg(
+          id,
+          ctx.orgId,
+          {
             status: 'revoked',
             status_message: 'Disconnected. Connect Instagram again to resume DMs.',
             token_ciphertext: '',
             refresh_claim: null,
             refresh_claimed_until: null,
             updated_at: deps.now().toISOString(),
-          })
-          .where('id', '=', id)
-          .where('org_id', '=', ctx.orgId)
-          .executeTakeFirst();
-        if (Number(result.numUpdatedRows) === 0) throw notFound('social account');
-        await deps.audit?.record(trx as unknown as Transaction<Database>, ctx, {
+          },
+          trx,
+        );
+        if (updated === 0) throw notFound('social account');
+        await deps.audit?.record(trx, ctx, {
           action: 'social.disconnected',
           target: { type: 'social_account', id },
         });

@@ -1,11 +1,12 @@
-import type { Selectable, Transaction, Updateable } from 'kysely';
+import type { Updateable } from 'kysely';
 import { changesBetween } from '../audit/changes.js';
 import { AppError, appError } from '../errors.js';
-import type { DmAutomationTable, DmFiringTable } from '../store/migrations/009-social.js';
-import type { Database } from '../store/schema.js';
+import type { Executor } from '../store/database.js';
+import type { DmAutomationTable } from '../store/migrations/009-social.js';
 import type { OrgContext } from '../tenancy/context.js';
-import { notFound, requireWrite, type SocialDb, type SocialDeps, socialDb } from './deps.js';
+import { notFound, requireWrite, type SocialDeps } from './deps.js';
 import { findRawLink } from './link-detector.js';
+import { createSocialRepo, type FiringRow, type RuleRow } from './repo.js';
 import { cleanTrigger, type Trigger } from './trigger.js';
 
 /** DM automation rules (hosted-service.md 4.5 "Automation rules") and their firing history. */
@@ -32,8 +33,6 @@ export interface Rule {
   trigger: Trigger;
 }
 
-type RuleRow = Selectable<DmAutomationTable>;
-
 export function presentRule(row: RuleRow): Rule {
   return {
     id: row.id,
@@ -47,7 +46,7 @@ export function presentRule(row: RuleRow): Rule {
   };
 }
 
-export function presentFiring(row: Selectable<DmFiringTable>) {
+export function presentFiring(row: FiringRow) {
   return {
     id: row.id,
     status: row.status,
@@ -80,37 +79,25 @@ export function checkDmText(dmText: string | undefined): string {
 const AUDITED = { only: ['accountId', 'linkId', 'dmText', 'enabled', 'trigger'] };
 
 export function createAutomationService(deps: SocialDeps) {
-  const db = socialDb(deps.store);
+  const repo = createSocialRepo(deps.store);
   const audited = async (
-    trx: Transaction<SocialDb>,
+    trx: Executor,
     ctx: OrgContext,
     action: string,
     id: string,
     changes: Record<string, unknown>,
   ) => {
     const target = { type: 'automation', id };
-    await deps.audit?.record(trx as unknown as Transaction<Database>, ctx, { action, target, changes });
+    await deps.audit?.record(trx, ctx, { action, target, changes });
   };
 
   const find = async (ctx: OrgContext, id: string) => {
-    const row = await db
-      .selectFrom('dm_automations')
-      .selectAll()
-      .where('id', '=', id)
-      .where('org_id', '=', ctx.orgId)
-      .executeTakeFirst();
+    const row = await repo.ruleOf(ctx.orgId, id);
     if (!row) throw notFound('automation');
     return row;
   };
   const checkAccount = async (ctx: OrgContext, accountId: string | undefined) => {
-    const account = accountId
-      ? await db
-          .selectFrom('social_accounts')
-          .select(['id', 'status'])
-          .where('id', '=', accountId)
-          .where('org_id', '=', ctx.orgId)
-          .executeTakeFirst()
-      : undefined;
+    const account = accountId ? await repo.accountStatus(accountId, ctx.orgId) : undefined;
     if (!account || account.status === 'revoked') {
       throw new AppError('unknown_account', 400, 'accountId is not a connected account of this organization');
     }
@@ -124,13 +111,7 @@ export function createAutomationService(deps: SocialDeps) {
     }
   };
   const checkRoom = async (accountId: string, exceptId?: string) => {
-    let query = db
-      .selectFrom('dm_automations')
-      .select((eb) => eb.fn.countAll<number>().as('n'))
-      .where('account_id', '=', accountId);
-    if (exceptId) query = query.where('id', '<>', exceptId);
-    const { n } = await query.executeTakeFirstOrThrow();
-    if (Number(n) >= MAX_RULES_PER_ACCOUNT) {
+    if ((await repo.countRules(accountId, exceptId)) >= MAX_RULES_PER_ACCOUNT) {
       throw new AppError('too_many_automations', 400, `At most ${MAX_RULES_PER_ACCOUNT} rules per account`);
     }
   };
@@ -156,8 +137,8 @@ export function createAutomationService(deps: SocialDeps) {
         created_at: iso,
         updated_at: iso,
       };
-      await db.transaction().execute(async (trx) => {
-        await trx.insertInto('dm_automations').values(row).execute();
+      await repo.transaction(async (trx) => {
+        await repo.insertRule(row, trx);
         await audited(
           trx,
           ctx,
@@ -171,13 +152,7 @@ export function createAutomationService(deps: SocialDeps) {
 
     /** Oldest first: the order in which rules compete for a comment's single private reply. */
     async list(ctx: OrgContext): Promise<Rule[]> {
-      const rows = await db
-        .selectFrom('dm_automations')
-        .selectAll()
-        .where('org_id', '=', ctx.orgId)
-        .orderBy('created_at', 'asc')
-        .orderBy('id', 'asc')
-        .execute();
+      const rows = await repo.rulesOf(ctx.orgId);
       return rows.map(presentRule);
     },
 
@@ -204,8 +179,8 @@ export function createAutomationService(deps: SocialDeps) {
         if (input.enabled !== undefined) changes.enabled = input.enabled ? 1 : 0;
       }
       const next = presentRule({ ...current, ...changes } as RuleRow);
-      await db.transaction().execute(async (trx) => {
-        await trx.updateTable('dm_automations').set(changes).where('id', '=', id).execute();
+      await repo.transaction(async (trx) => {
+        await repo.updateRule(id, changes, trx);
         await audited(
           trx,
           ctx,
@@ -220,9 +195,8 @@ export function createAutomationService(deps: SocialDeps) {
     /** Any tier. The history goes with the rule; the link is never touched, so it keeps redirecting. */
     async remove(ctx: OrgContext, id: string): Promise<{ deleted: true }> {
       await find(ctx, id);
-      await db.transaction().execute(async (trx) => {
-        await trx.deleteFrom('dm_firings').where('automation_id', '=', id).execute();
-        await trx.deleteFrom('dm_automations').where('id', '=', id).where('org_id', '=', ctx.orgId).execute();
+      await repo.transaction(async (trx) => {
+        await repo.deleteRule(ctx.orgId, id, trx);
         await audited(trx, ctx, 'automation.deleted', id, {});
       });
       return { deleted: true };
@@ -230,31 +204,14 @@ export function createAutomationService(deps: SocialDeps) {
 
     async events(ctx: OrgContext, id: string) {
       await find(ctx, id);
-      const rows = await db
-        .selectFrom('dm_firings')
-        .selectAll()
-        .where('automation_id', '=', id)
-        .orderBy('created_at', 'desc')
-        .orderBy('id', 'desc')
-        .limit(EVENTS_LIMIT)
-        .execute();
+      const rows = await repo.recentFirings(id, EVENTS_LIMIT);
       return rows.map(presentFiring);
     },
 
     async stats(ctx: OrgContext, id: string) {
       const rule = await find(ctx, id);
       const since = new Date(deps.now().getTime() - 90 * 86_400_000).toISOString();
-      const rows = await db
-        .selectFrom('dm_firings')
-        .select(['status'])
-        .select((eb) => [
-          eb.fn.countAll<number>().as('n'),
-          eb.fn.count<number>('recipient_id').distinct().as('recipients'),
-        ])
-        .where('automation_id', '=', id)
-        .where('created_at', '>=', since)
-        .groupBy('status')
-        .execute();
+      const rows = await repo.firingCounts(id, since);
       const count = (status: string) => Number(rows.find((row) => row.status === status)?.n ?? 0);
       const recipients = Number(rows.find((row) => row.status === 'sent')?.recipients ?? 0);
       let link: { shortUrl: string; clicks: number; opened: number; appOpenRate: number | null } | null =

@@ -2,9 +2,10 @@ import { createHmac, timingSafeEqual } from 'node:crypto';
 import type { OrgContext } from '../tenancy/context.js';
 import { featuresOf, type Tier } from '../tenancy/plans.js';
 import { checkDmText } from './automations.js';
-import { provisioned, type SocialDeps, socialDb } from './deps.js';
+import { provisioned, type SocialDeps } from './deps.js';
 import { ProviderError } from './provider.js';
 import { classifyProviderError } from './provider-errors.js';
+import { createSocialRepo } from './repo.js';
 import { matchesText, type Trigger } from './trigger.js';
 
 /**
@@ -90,7 +91,7 @@ function ruleMatches(trigger: Trigger, event: InboundEvent): boolean {
 }
 
 export function createSocialIntake(deps: SocialDeps) {
-  const db = socialDb(deps.store);
+  const repo = createSocialRepo(deps.store);
   const pending = new Set<Promise<void>>();
   const iso = () => deps.now().toISOString();
 
@@ -103,61 +104,37 @@ export function createSocialIntake(deps: SocialDeps) {
       recipient_id?: string | null;
     },
   ) {
-    await db
-      .updateTable('dm_firings')
-      .set({ error: null, reason: null, ...fields, updated_at: iso() })
-      .where('id', '=', firingId)
-      .execute();
+    await repo.updateFiring(firingId, { error: null, reason: null, ...fields, updated_at: iso() });
   }
 
   async function handle(event: InboundEvent): Promise<void> {
-    const account = await db
-      .selectFrom('social_accounts')
-      .selectAll()
-      .where('provider_user_id', '=', event.accountUserId)
-      .where('status', '=', 'active')
-      .executeTakeFirst();
+    const account = await repo.activeAccountOf(event.accountUserId);
     if (!account) return;
-    const org = await db
-      .selectFrom('organizations')
-      .select(['id', 'tier'])
-      .where('id', '=', account.org_id)
-      .executeTakeFirst();
+    const org = await repo.organizationTier(account.org_id);
     if (!org) return;
     const ctx: OrgContext = { orgId: org.id, tier: org.tier as Tier, features: featuresOf(org.tier as Tier) };
     // A downgraded organization's rules never fire, nor do any while the flag is off.
     if (!ctx.features.dmAutomations || deps.flagsOff.has('dmAutomations')) return;
-    const rules = await db
-      .selectFrom('dm_automations')
-      .selectAll()
-      .where('account_id', '=', account.id)
-      .where('enabled', '=', 1)
-      .orderBy('created_at', 'asc')
-      .orderBy('id', 'asc')
-      .execute();
+    const rules = await repo.enabledRulesOf(account.id);
     const rule = rules.find((row) => ruleMatches(JSON.parse(row.trigger) as Trigger, event));
     if (!rule) return;
 
     // Reserve (rule, source) before calling the provider: the unique key makes a redelivery, on any
     // instance and after any restart, a no-op, and an ambiguous send is never repeated.
     const firingId = deps.uuid();
-    const reserved = await db
-      .insertInto('dm_firings')
-      .values({
-        id: firingId,
-        automation_id: rule.id,
-        org_id: ctx.orgId,
-        source_id: event.sourceId,
-        status: 'queued',
-        error: null,
-        reason: null,
-        recipient_id: null,
-        created_at: iso(),
-        updated_at: iso(),
-      })
-      .onConflict((oc) => oc.columns(['automation_id', 'source_id']).doNothing())
-      .executeTakeFirst();
-    if (Number(reserved.numInsertedOrUpdatedRows ?? 0) === 0) return;
+    const reserved = await repo.reserveFiring({
+      id: firingId,
+      automation_id: rule.id,
+      org_id: ctx.orgId,
+      source_id: event.sourceId,
+      status: 'queued',
+      error: null,
+      reason: null,
+      recipient_id: null,
+      created_at: iso(),
+      updated_at: iso(),
+    });
+    if (!reserved) return;
 
     let dmText: string;
     try {
@@ -205,12 +182,11 @@ export function createSocialIntake(deps: SocialDeps) {
       const classified = classifyProviderError(error.code, error.subcode);
       await finish(firingId, { status: 'failed', error: classified.error, reason: classified.reason });
       if (classified.reconnect) {
-        await db
-          .updateTable('social_accounts')
-          .set({ status: 'needs_reconnect', status_message: classified.reason, updated_at: iso() })
-          .where('id', '=', account.id)
-          .where('status', '=', 'active')
-          .execute();
+        await repo.updateActiveAccount(account.id, {
+          status: 'needs_reconnect',
+          status_message: classified.reason,
+          updated_at: iso(),
+        });
       }
     }
   }

@@ -1,6 +1,7 @@
-import { provisioned, type SocialDeps, socialDb } from './deps.js';
+import { provisioned, type SocialDeps } from './deps.js';
 import { ProviderError } from './provider.js';
 import { classifyProviderError } from './provider-errors.js';
+import { createSocialRepo } from './repo.js';
 
 /**
  * The daily token-refresh sweep (hosted-service.md 4.5, limits in 8): live connections whose token
@@ -24,7 +25,7 @@ export interface SweepCounts {
 }
 
 export function createRefreshSweep(deps: SocialDeps) {
-  const db = socialDb(deps.store);
+  const repo = createSocialRepo(deps.store);
 
   return async function sweep(): Promise<SweepCounts> {
     const counts: SweepCounts = { scanned: 0, refreshed: 0, needsReconnect: 0, skipped: 0, errors: 0 };
@@ -33,13 +34,7 @@ export function createRefreshSweep(deps: SocialDeps) {
     const nowIso = now.toISOString();
     const horizon = new Date(now.getTime() + HORIZON_MS).toISOString();
     const oldEnough = new Date(now.getTime() - MIN_AGE_MS).toISOString();
-    const rows = await db
-      .selectFrom('social_accounts')
-      .select(['id', 'token_ciphertext', 'token_issued_at'])
-      .where('status', '=', 'active')
-      .where('expires_at', '<=', horizon)
-      .orderBy('expires_at', 'asc')
-      .execute();
+    const rows = await repo.expiringAccounts(horizon);
     counts.scanned = rows.length;
     for (const row of rows) {
       if (row.token_issued_at > oldEnough || !ready) {
@@ -47,44 +42,34 @@ export function createRefreshSweep(deps: SocialDeps) {
         continue;
       }
       const claim = deps.uuid();
-      const claimed = await db
-        .updateTable('social_accounts')
-        .set({
-          refresh_claim: claim,
-          refresh_claimed_until: new Date(now.getTime() + CLAIM_MS).toISOString(),
-        })
-        .where('id', '=', row.id)
-        .where('status', '=', 'active')
-        .where('expires_at', '<=', horizon)
-        .where('token_issued_at', '<=', oldEnough)
-        .where((eb) =>
-          eb.or([eb('refresh_claimed_until', 'is', null), eb('refresh_claimed_until', '<', nowIso)]),
-        )
-        .executeTakeFirst();
-      if (Number(claimed.numUpdatedRows) === 0) {
+      const claimed = await repo.claimRefresh(row.id, {
+        claim,
+        until: new Date(now.getTime() + CLAIM_MS).toISOString(),
+        horizon,
+        oldEnough,
+        now: nowIso,
+      });
+      if (!claimed) {
         counts.skipped += 1; // another instance holds it, or it changed since the scan
         continue;
       }
-      const mine = db
-        .updateTable('social_accounts')
-        .where('id', '=', row.id)
-        .where('refresh_claim', '=', claim);
+      // Every write below holds only while our claim stands.
+      const mine = (changes: Parameters<typeof repo.updateClaimed>[2]) =>
+        repo.updateClaimed(row.id, claim, changes);
       try {
         const grant = await ready.provider.refresh(ready.vault.open(row.token_ciphertext, row.id));
         const issued = deps.now();
-        await mine
-          .set({
-            // Always store what comes back: the provider may or may not return the same string.
-            token_ciphertext: ready.vault.seal(grant.accessToken, row.id),
-            expires_at: new Date(
-              issued.getTime() + (grant.expiresIn || DEFAULT_LIFETIME_S) * 1000,
-            ).toISOString(),
-            token_issued_at: issued.toISOString(),
-            refresh_claim: null,
-            refresh_claimed_until: null,
-            updated_at: issued.toISOString(),
-          })
-          .execute();
+        await mine({
+          // Always store what comes back: the provider may or may not return the same string.
+          token_ciphertext: ready.vault.seal(grant.accessToken, row.id),
+          expires_at: new Date(
+            issued.getTime() + (grant.expiresIn || DEFAULT_LIFETIME_S) * 1000,
+          ).toISOString(),
+          token_issued_at: issued.toISOString(),
+          refresh_claim: null,
+          refresh_claimed_until: null,
+          updated_at: issued.toISOString(),
+        });
         counts.refreshed += 1;
       } catch (error) {
         const classified =
@@ -95,19 +80,17 @@ export function createRefreshSweep(deps: SocialDeps) {
           classified !== null &&
           !classified.transient;
         if (refused) {
-          await mine
-            .set({
-              status: 'needs_reconnect',
-              status_message: (classified.reconnect && classified.reason) || REFUSED,
-              refresh_claim: null,
-              refresh_claimed_until: null,
-              updated_at: deps.now().toISOString(),
-            })
-            .execute();
+          await mine({
+            status: 'needs_reconnect',
+            status_message: (classified.reconnect && classified.reason) || REFUSED,
+            refresh_claim: null,
+            refresh_claimed_until: null,
+            updated_at: deps.now().toISOString(),
+          });
           counts.needsReconnect += 1;
         } else {
           // Outage or throttle: release the claim; tomorrow's sweep tries again.
-          await mine.set({ refresh_claim: null, refresh_claimed_until: null }).execute();
+          await mine({ refresh_claim: null, refresh_claimed_until: null });
           deps.logger?.warn(
             { accountId: row.id, status: error instanceof ProviderError ? error.status : null },
             'token refresh failed',
