@@ -1,15 +1,13 @@
-import type { Transaction } from 'kysely';
 import type { AuditLog } from '../audit/service.js';
 import { appError } from '../errors.js';
 import type { Store } from '../store/database.js';
 import { isUniqueViolation } from '../store/database.js';
 import type { RecipientStatus } from '../store/migrations/011-audience.js';
-import type { Database } from '../store/schema.js';
 import type { OrgContext } from '../tenancy/context.js';
 import { hasFeature, isTier } from '../tenancy/plans.js';
 import type { EventOutbox } from '../webhooks/service.js';
 import { audienceCsv } from './csv.js';
-import { audienceDb, coreView } from './db.js';
+import { createAudienceRepo } from './repo.js';
 
 /** Captured contacts (hosted-service.md 2, 4.4): the public capture, the lists, detail, delete, export. */
 
@@ -78,10 +76,9 @@ const toContact = (row: ContactRow): Contact => ({
   country: row.country,
   createdAt: row.created_at,
 });
-const LIST_COLUMNS = ['id', 'email', 'source_slug', 'country', 'created_at'] as const;
 
 export function createAudienceService(deps: AudienceServiceDeps) {
-  const db = audienceDb(deps.store);
+  const repo = createAudienceRepo(deps.store);
 
   // Reading the list is gated by the product flag only: a downgraded organization keeps its contacts.
   const requireFlag = () => {
@@ -99,46 +96,26 @@ export function createAudienceService(deps: AudienceServiceDeps) {
       if (input.email.length > MAX_EMAIL_LENGTH || !EMAIL_SHAPE.test(email)) return false;
       if (deps.flagsOff.has('audienceCapture')) return false;
       // Default-host links only (host ''): a custom domain's page is not ours to collect on.
-      const link = await db
-        .selectFrom('links')
-        .innerJoin('organizations', 'organizations.id', 'links.org_id')
-        .select([
-          'links.id',
-          'links.org_id',
-          'links.capture_emails',
-          'organizations.name',
-          'organizations.tier',
-        ])
-        .where('links.host', '=', '')
-        .where('links.slug', '=', input.slug)
-        .executeTakeFirst();
+      const link = await repo.captureLink(input.slug);
       if (!link || Number(link.capture_emails) !== 1) return false;
       if (!isTier(link.tier) || !hasFeature(link.tier, 'audienceCapture')) return false;
       const createdAt = deps.now().toISOString();
       let queued = 0;
       try {
-        await db.transaction().execute(async (trx) => {
-          await trx
-            .insertInto('contacts')
-            .values({
-              id: deps.uuid(),
-              org_id: link.org_id,
-              email,
-              consent_text: consentText(link.name),
-              source_slug: input.slug,
-              source_link_id: link.id,
-              country: input.country,
-              unsubscribed_at: null,
-              created_at: createdAt,
-            })
-            .execute();
+        await repo.transaction(async (trx) => {
+          await repo.insertContact(trx, {
+            id: deps.uuid(),
+            org_id: link.org_id,
+            email,
+            consent_text: consentText(link.name),
+            source_slug: input.slug,
+            source_link_id: link.id,
+            country: input.country,
+            unsubscribed_at: null,
+            created_at: createdAt,
+          });
           const data = { email, sourceSlug: input.slug, country: input.country, createdAt };
-          queued = await deps.events.emitIn(
-            trx as unknown as Transaction<Database>,
-            link.org_id,
-            'contact.captured',
-            data,
-          );
+          queued = await deps.events.emitIn(trx, link.org_id, 'contact.captured', data);
         });
       } catch (error) {
         if (isUniqueViolation(error)) return false; // a repeat email: silent, fires nothing
@@ -151,47 +128,15 @@ export function createAudienceService(deps: AudienceServiceDeps) {
     /** Newest first; `{count}` is the organization's total, not the page size. No page: everything. */
     async list(ctx: OrgContext, page: { limit?: number; offset?: number }) {
       requireFlag();
-      let query = db
-        .selectFrom('contacts')
-        .select(LIST_COLUMNS)
-        .where('org_id', '=', ctx.orgId)
-        .orderBy('created_at', 'desc')
-        .orderBy('id', 'desc');
-      if (page.limit !== undefined) query = query.limit(page.limit);
-      if (page.offset !== undefined) query = query.offset(page.offset).limit(page.limit ?? 1_000_000_000);
-      const [rows, total] = await Promise.all([
-        query.execute(),
-        db
-          .selectFrom('contacts')
-          .select((eb) => eb.fn.countAll<number>().as('n'))
-          .where('org_id', '=', ctx.orgId)
-          .executeTakeFirstOrThrow(),
-      ]);
-      return { count: Number(total.n), contacts: rows.map(toContact) };
+      const { rows, total } = await repo.listContacts(ctx.orgId, page);
+      return { count: total, contacts: rows.map(toContact) };
     },
 
     async detail(ctx: OrgContext, id: string): Promise<ContactDetail> {
       requireFlag();
-      const row = await db
-        .selectFrom('contacts as c')
-        // sourceLinkId only while that link still exists in the organization.
-        .leftJoin('links as l', (join) =>
-          join.onRef('l.id', '=', 'c.source_link_id').onRef('l.org_id', '=', 'c.org_id'),
-        )
-        .selectAll('c')
-        .select('l.id as live_link_id')
-        .where('c.org_id', '=', ctx.orgId)
-        .where('c.id', '=', id)
-        .executeTakeFirst();
+      const row = await repo.contact(ctx.orgId, id);
       if (!row) throw appError('not_found', 'No such contact');
-      const sends = await db
-        .selectFrom('broadcast_recipients as r')
-        .innerJoin('broadcasts as b', 'b.id', 'r.broadcast_id')
-        .select(['b.id', 'b.subject', 'r.status', 'r.reason', 'r.sent_at', 'r.created_at'])
-        .where('r.org_id', '=', ctx.orgId)
-        .where('r.contact_id', '=', id)
-        .orderBy('r.created_at', 'desc')
-        .execute();
+      const sends = await repo.sendsTo(ctx.orgId, id);
       return {
         ...toContact(row),
         consentText: row.consent_text,
@@ -209,21 +154,10 @@ export function createAudienceService(deps: AudienceServiceDeps) {
 
     /** The row is gone; recipient rows keep the broadcast's counts but lose the link to the person. */
     async remove(ctx: OrgContext, id: string): Promise<{ deleted: true }> {
-      const gone = await db.transaction().execute(async (trx) => {
-        await trx
-          .updateTable('broadcast_recipients')
-          .set({ contact_id: null })
-          .where('org_id', '=', ctx.orgId)
-          .where('contact_id', '=', id)
-          .execute();
-        const result = await trx
-          .deleteFrom('contacts')
-          .where('org_id', '=', ctx.orgId)
-          .where('id', '=', id)
-          .executeTakeFirst();
-        if (Number(result.numDeletedRows) === 0) return false;
+      const gone = await repo.transaction(async (trx) => {
+        if (!(await repo.deleteContact(trx, ctx.orgId, id))) return false;
         // The id only: the person asked to be forgotten, so their address does not live on in the log.
-        await deps.audit?.record(coreView(trx), ctx, {
+        await deps.audit?.record(trx, ctx, {
           action: 'contact.deleted',
           target: { type: 'contact', id },
         });
@@ -236,13 +170,7 @@ export function createAudienceService(deps: AudienceServiceDeps) {
     /** The whole list, oldest first, as the spec's CSV. */
     async exportCsv(ctx: OrgContext): Promise<string> {
       requireFlag();
-      const rows = await db
-        .selectFrom('contacts')
-        .select(['email', 'source_slug', 'country', 'consent_text', 'created_at'])
-        .where('org_id', '=', ctx.orgId)
-        .orderBy('created_at', 'asc')
-        .orderBy('id', 'asc')
-        .execute();
+      const rows = await repo.exportRows(ctx.orgId);
       return audienceCsv(
         rows.map((row) => ({
           email: row.email,

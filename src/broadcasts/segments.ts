@@ -1,14 +1,13 @@
 import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
-import type { ExpressionBuilder } from 'kysely';
 import { z } from 'zod';
-import { type AudienceDb, audienceDb, coreView } from '../audience/db.js';
 import type { AuditLog } from '../audit/service.js';
 import { AppError, appError, featureError } from '../errors.js';
 import { errorResponses, idParams } from '../http/schemas.js';
 import { orgOf } from '../http/v1-auth.js';
 import type { Store } from '../store/database.js';
 import type { OrgContext } from '../tenancy/context.js';
+import { createSegmentRepo } from './segment-repo.js';
 
 /** Audience segments (decisions.md "Broadcasts and segments"): saved filters over the contact list. */
 
@@ -53,30 +52,6 @@ export const segmentSchema = z
   .meta({ id: 'Segment' });
 export type Segment = z.infer<typeof segmentSchema>;
 
-const DAY_MS = 86_400_000;
-const startOf = (value: string) =>
-  value.length === 10 ? `${value}T00:00:00.000Z` : new Date(value).toISOString();
-
-/** The filter as a WHERE condition on `contacts`; stored timestamps are ISO UTC, so they compare as text. */
-export function matchesFilter(filter: SegmentFilter) {
-  return (eb: ExpressionBuilder<AudienceDb, 'contacts'>) => {
-    const parts = [];
-    if (filter.sourceSlug !== undefined) parts.push(eb('contacts.source_slug', '=', filter.sourceSlug));
-    if (filter.country !== undefined) parts.push(eb('contacts.country', '=', filter.country));
-    if (filter.capturedFrom !== undefined)
-      parts.push(eb('contacts.created_at', '>=', startOf(filter.capturedFrom)));
-    if (filter.capturedTo !== undefined) {
-      const to = filter.capturedTo;
-      parts.push(
-        to.length === 10
-          ? eb('contacts.created_at', '<', new Date(Date.parse(startOf(to)) + DAY_MS).toISOString())
-          : eb('contacts.created_at', '<=', startOf(to)),
-      );
-    }
-    return eb.and(parts);
-  };
-}
-
 export function unknownSegment(): AppError {
   return new AppError('unknown_segment', 400, 'The segment does not exist');
 }
@@ -89,7 +64,7 @@ export function createSegmentService(deps: {
   /** The audit log: each segment made or deleted, logged in its transaction. */
   audit?: AuditLog;
 }) {
-  const db = audienceDb(deps.store);
+  const repo = createSegmentRepo(deps.store);
   // Segments belong to the broadcasts product: its flag first, then the legend-only entitlement.
   const requireFlag = () => {
     if (deps.flagsOff.has('broadcasts')) throw appError('feature_disabled');
@@ -97,15 +72,6 @@ export function createSegmentService(deps: {
   const requireSegments = (ctx: OrgContext) => {
     requireFlag();
     if (!ctx.features.audienceSegments) throw featureError('audienceSegments');
-  };
-  const count = async (orgId: string, filter: SegmentFilter) => {
-    const row = await db
-      .selectFrom('contacts')
-      .select((eb) => eb.fn.countAll<number>().as('n'))
-      .where('contacts.org_id', '=', orgId)
-      .where(matchesFilter(filter))
-      .executeTakeFirstOrThrow();
-    return Number(row.n);
   };
   const present = async (row: {
     id: string;
@@ -119,7 +85,7 @@ export function createSegmentService(deps: {
       id: row.id,
       name: row.name,
       filter,
-      count: await count(row.org_id, filter),
+      count: await repo.countMatching(row.org_id, filter),
       createdAt: row.created_at,
     };
   };
@@ -134,9 +100,9 @@ export function createSegmentService(deps: {
         filter: JSON.stringify(input.filter),
         created_at: deps.now().toISOString(),
       };
-      await db.transaction().execute(async (trx) => {
-        await trx.insertInto('segments').values(row).execute();
-        await deps.audit?.record(coreView(trx), ctx, {
+      await repo.transaction(async (trx) => {
+        await repo.insert(trx, row);
+        await deps.audit?.record(trx, ctx, {
           action: 'segment.created',
           target: { type: 'segment', id: row.id },
           changes: { name: { from: null, to: row.name }, filter: { from: null, to: input.filter } },
@@ -147,40 +113,24 @@ export function createSegmentService(deps: {
 
     async list(ctx: OrgContext): Promise<Segment[]> {
       requireSegments(ctx);
-      const rows = await db
-        .selectFrom('segments')
-        .selectAll()
-        .where('org_id', '=', ctx.orgId)
-        .orderBy('created_at', 'asc')
-        .orderBy('id', 'asc')
-        .execute();
+      const rows = await repo.list(ctx.orgId);
       return Promise.all(rows.map(present));
     },
 
     /** The filter of one of the organization's segments; unknown_segment otherwise. */
     async filterOf(ctx: OrgContext, id: string): Promise<SegmentFilter> {
-      const row = await db
-        .selectFrom('segments')
-        .select('filter')
-        .where('org_id', '=', ctx.orgId)
-        .where('id', '=', id)
-        .executeTakeFirst();
-      if (!row) throw unknownSegment();
-      return JSON.parse(row.filter) as SegmentFilter;
+      const filter = await repo.filterText(ctx.orgId, id);
+      if (filter === undefined) throw unknownSegment();
+      return JSON.parse(filter) as SegmentFilter;
     },
 
     /** No tier gate: a downgraded organization can still tidy up. */
     async remove(ctx: OrgContext, id: string): Promise<{ deleted: true }> {
       requireFlag();
-      await db.transaction().execute(async (trx) => {
-        const gone = await trx
-          .deleteFrom('segments')
-          .where('org_id', '=', ctx.orgId)
-          .where('id', '=', id)
-          .returning(['name'])
-          .executeTakeFirst();
+      await repo.transaction(async (trx) => {
+        const gone = await repo.delete(trx, ctx.orgId, id);
         if (!gone) throw appError('not_found', 'No such segment');
-        await deps.audit?.record(coreView(trx), ctx, {
+        await deps.audit?.record(trx, ctx, {
           action: 'segment.deleted',
           target: { type: 'segment', id },
           changes: { name: { from: gone.name, to: null } },

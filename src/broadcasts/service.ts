@@ -1,12 +1,11 @@
 import { z } from 'zod';
-import { audienceDb, coreView } from '../audience/db.js';
 import { changesBetween } from '../audit/changes.js';
 import type { AuditLog } from '../audit/service.js';
 import { AppError, appError, featureError } from '../errors.js';
 import type { Store } from '../store/database.js';
-import type { BroadcastTable, RecipientStatus } from '../store/migrations/011-audience.js';
 import type { OrgContext } from '../tenancy/context.js';
-import { matchesFilter, type SegmentFilter, type SegmentService } from './segments.js';
+import { type BroadcastRow, createBroadcastRepo } from './repo.js';
+import type { SegmentFilter, SegmentService } from './segments.js';
 
 /** Broadcast drafts and the send request (decisions.md "Broadcasts and segments"; spec 4.6). */
 
@@ -65,7 +64,7 @@ export interface BroadcastServiceDeps {
 }
 
 export function createBroadcastService(deps: BroadcastServiceDeps) {
-  const db = audienceDb(deps.store);
+  const repo = createBroadcastRepo(deps.store);
   const iso = () => deps.now().toISOString();
   const requireFlag = () => {
     if (deps.flagsOff.has('broadcasts')) throw appError('feature_disabled');
@@ -85,22 +84,14 @@ export function createBroadcastService(deps: BroadcastServiceDeps) {
     const map = new Map<string, Counts>();
     for (const id of ids) map.set(id, { queued: 0, sending: 0, sent: 0, failed: 0, skipped: 0 });
     if (ids.length === 0) return map;
-    const rows = await db
-      .selectFrom('broadcast_recipients')
-      .select(['broadcast_id', 'status'])
-      .select((eb) => eb.fn.countAll<number>().as('n'))
-      .where('broadcast_id', 'in', ids)
-      .groupBy(['broadcast_id', 'status'])
-      .execute();
-    for (const row of rows) {
+    for (const row of await repo.recipientCounts(ids)) {
       const entry = map.get(row.broadcast_id);
-      if (entry) entry[row.status as RecipientStatus] = Number(row.n);
+      if (entry) entry[row.status] = Number(row.n);
     }
     return map;
   }
 
-  type Row = Omit<BroadcastTable, 'status'> & { status: string };
-  const present = (row: Row, c: Counts | undefined): Broadcast => ({
+  const present = (row: BroadcastRow, c: Counts | undefined): Broadcast => ({
     id: row.id,
     subject: row.subject,
     html: row.html,
@@ -112,13 +103,8 @@ export function createBroadcastService(deps: BroadcastServiceDeps) {
     sentAt: row.sent_at,
   });
 
-  async function find(ctx: OrgContext, id: string): Promise<Row> {
-    const row = await db
-      .selectFrom('broadcasts')
-      .selectAll()
-      .where('org_id', '=', ctx.orgId)
-      .where('id', '=', id)
-      .executeTakeFirst();
+  async function find(ctx: OrgContext, id: string): Promise<BroadcastRow> {
+    const row = await repo.find(ctx.orgId, id);
     if (!row) throw appError('not_found', 'No such broadcast');
     return row;
   }
@@ -144,9 +130,9 @@ export function createBroadcastService(deps: BroadcastServiceDeps) {
         updated_at: at,
         sent_at: null,
       };
-      await db.transaction().execute(async (trx) => {
-        await trx.insertInto('broadcasts').values(row).execute();
-        await deps.audit?.record(coreView(trx), ctx, {
+      await repo.transaction(async (trx) => {
+        await repo.insert(trx, row);
+        await deps.audit?.record(trx, ctx, {
           action: 'broadcast.created',
           target: { type: 'broadcast', id: row.id },
           changes: changesBetween(null, { subject: row.subject, segmentId: row.segment_id }),
@@ -166,15 +152,8 @@ export function createBroadcastService(deps: BroadcastServiceDeps) {
         ...(patch.text !== undefined ? { text: patch.text } : {}),
         ...(patch.segmentId !== undefined ? { segment_id: patch.segmentId } : {}),
       };
-      await db.transaction().execute(async (trx) => {
-        const edited = await trx
-          .updateTable('broadcasts')
-          .set({ ...edit, updated_at: iso() })
-          .where('id', '=', id)
-          .where('org_id', '=', ctx.orgId)
-          .where('status', '=', 'draft')
-          .executeTakeFirst();
-        if (Number(edited.numUpdatedRows) === 0) throw notDraft();
+      await repo.transaction(async (trx) => {
+        if (!(await repo.editDraft(trx, ctx.orgId, id, { ...edit, updated_at: iso() }))) throw notDraft();
         // The bodies are named, not copied: a mail's text is content, not an audit trail's business.
         const before = { subject: row.subject, segmentId: row.segment_id, html: row.html, text: row.text };
         const after = {
@@ -184,7 +163,7 @@ export function createBroadcastService(deps: BroadcastServiceDeps) {
           text: edit.text !== undefined ? edit.text : before.text,
         };
         const changes = changesBetween(before, after, { secret: ['html', 'text'] });
-        await deps.audit?.record(coreView(trx), ctx, {
+        await deps.audit?.record(trx, ctx, {
           action: 'broadcast.updated',
           target: { type: 'broadcast', id },
           changes,
@@ -201,14 +180,7 @@ export function createBroadcastService(deps: BroadcastServiceDeps) {
 
     async list(ctx: OrgContext): Promise<Broadcast[]> {
       requireFlag();
-      const rows = await db
-        .selectFrom('broadcasts')
-        .selectAll()
-        .where('org_id', '=', ctx.orgId)
-        .orderBy('created_at', 'desc')
-        .orderBy('id', 'desc')
-        .limit(BROADCAST_LIST_LIMIT)
-        .execute();
+      const rows = await repo.list(ctx.orgId, BROADCAST_LIST_LIMIT);
       const c = await countsOf(rows.map((row) => row.id));
       return rows.map((row) => present(row, c.get(row.id)));
     },
@@ -230,41 +202,25 @@ export function createBroadcastService(deps: BroadcastServiceDeps) {
         filter = await deps.segments.filterOf(ctx, row.segment_id);
       }
       const at = iso();
-      await db.transaction().execute(async (trx) => {
-        const moved = await trx
-          .updateTable('broadcasts')
-          .set({ status: 'sending', updated_at: at })
-          .where('id', '=', id)
-          .where('status', '=', 'draft')
-          .executeTakeFirst();
-        if (Number(moved.numUpdatedRows) === 0) throw notDraft();
-        const contacts = await trx
-          .selectFrom('contacts')
-          .select('id')
-          .where('contacts.org_id', '=', ctx.orgId)
-          .where(matchesFilter(filter))
-          .orderBy('created_at', 'asc')
-          .execute();
-        for (let start = 0; start < contacts.length; start += 500) {
-          await trx
-            .insertInto('broadcast_recipients')
-            .values(
-              contacts.slice(start, start + 500).map((contact) => ({
-                id: deps.uuid(),
-                broadcast_id: id,
-                org_id: ctx.orgId,
-                contact_id: contact.id,
-                reason: null,
-                claim_token: null,
-                claimed_until: null,
-                unsubscribe_token_hash: null,
-                sent_at: null,
-                created_at: at,
-              })),
-            )
-            .execute();
-        }
-        await deps.audit?.record(coreView(trx), ctx, {
+      await repo.transaction(async (trx) => {
+        if (!(await repo.startSending(trx, id, at))) throw notDraft();
+        const contacts = await repo.matchingContacts(trx, ctx.orgId, filter);
+        await repo.queueRecipients(
+          trx,
+          contacts.map((contact) => ({
+            id: deps.uuid(),
+            broadcast_id: id,
+            org_id: ctx.orgId,
+            contact_id: contact.id,
+            reason: null,
+            claim_token: null,
+            claimed_until: null,
+            unsubscribe_token_hash: null,
+            sent_at: null,
+            created_at: at,
+          })),
+        );
+        await deps.audit?.record(trx, ctx, {
           action: 'broadcast.sent',
           target: { type: 'broadcast', id },
           changes: { status: { from: 'draft', to: 'sending' }, recipients: contacts.length },

@@ -1,11 +1,11 @@
 import { randomBytes } from 'node:crypto';
 import type { FastifyInstance, FastifyReply } from 'fastify';
 import { z } from 'zod';
-import { audienceDb } from '../audience/db.js';
 import { escapeAttr, escapeHtml } from '../core/pages/escape-html.js';
 import { sendNotFoundPage } from '../http/html.js';
 import { contentResponse } from '../http/schemas.js';
 import type { Store } from '../store/database.js';
+import { createBroadcastRepo } from './repo.js';
 import { hashToken } from './worker.js';
 
 /**
@@ -17,15 +17,10 @@ import { hashToken } from './worker.js';
 const TOKEN_PATTERN = /^[A-Za-z0-9_-]{20,100}$/;
 
 export function createUnsubscribeService(deps: { store: Store; now: () => Date }) {
-  const db = audienceDb(deps.store);
+  const repo = createBroadcastRepo(deps.store);
   const find = async (token: string) => {
     if (!TOKEN_PATTERN.test(token)) return undefined;
-    return db
-      .selectFrom('broadcast_recipients as r')
-      .leftJoin('contacts as c', 'c.id', 'r.contact_id')
-      .select(['r.contact_id', 'c.unsubscribed_at'])
-      .where('r.unsubscribe_token_hash', '=', hashToken(token))
-      .executeTakeFirst();
+    return repo.recipientByTokenHash(hashToken(token));
   };
   return {
     /** Null for an unknown token; otherwise whether the contact is already unsubscribed. */
@@ -38,12 +33,7 @@ export function createUnsubscribeService(deps: { store: Store; now: () => Date }
       const row = await find(token);
       if (!row) return false;
       if (row.contact_id !== null) {
-        await db
-          .updateTable('contacts')
-          .set({ unsubscribed_at: deps.now().toISOString() })
-          .where('id', '=', row.contact_id)
-          .where('unsubscribed_at', 'is', null)
-          .execute();
+        await repo.unsubscribeContact(row.contact_id, deps.now().toISOString());
       }
       return true;
     },

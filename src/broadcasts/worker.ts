@@ -1,9 +1,9 @@
 import { createHash, randomBytes, randomUUID } from 'node:crypto';
-import { audienceDb } from '../audience/db.js';
 import { createPollingLoop } from '../jobs/polling-loop.js';
 import type { MailTransport } from '../net/mail.js';
 import type { Store } from '../store/database.js';
 import { composeMessage } from './message.js';
+import { createBroadcastRepo } from './repo.js';
 
 /**
  * Sends queued broadcast recipients over SMTP, one message per row. Any number of instances may run one:
@@ -33,16 +33,12 @@ export function hashToken(token: string): string {
 }
 
 export function createBroadcastWorker(deps: BroadcastWorkerDeps) {
-  const db = audienceDb(deps.store);
+  const repo = createBroadcastRepo(deps.store);
   const batchSize = deps.batchSize ?? 20;
   const iso = (offsetMs = 0) => new Date(deps.now().getTime() + offsetMs).toISOString();
 
   const finish = (id: string, status: 'sent' | 'failed' | 'skipped', reason: string | null) =>
-    db
-      .updateTable('broadcast_recipients')
-      .set({ status, reason, sent_at: status === 'sent' ? iso() : null, claimed_until: null })
-      .where('id', '=', id)
-      .execute();
+    repo.finishRecipient(id, status, reason, status === 'sent' ? iso() : null);
 
   async function deliver(row: {
     id: string;
@@ -61,11 +57,7 @@ export function createBroadcastWorker(deps: BroadcastWorkerDeps) {
     if ((row.consent_text ?? '').trim() === '') return void (await finish(row.id, 'skipped', 'no_consent'));
     // A fresh opaque token per message; only its hash is kept, on this row.
     const token = randomBytes(32).toString('base64url');
-    await db
-      .updateTable('broadcast_recipients')
-      .set({ unsubscribe_token_hash: hashToken(token) })
-      .where('id', '=', row.id)
-      .execute();
+    await repo.setUnsubscribeHash(row.id, hashToken(token));
     const message = composeMessage({
       from: deps.from,
       to: row.email,
@@ -93,57 +85,21 @@ export function createBroadcastWorker(deps: BroadcastWorkerDeps) {
 
   /** Broadcasts with nothing left to do take their final status. */
   async function settle(): Promise<void> {
-    const open = await db.selectFrom('broadcasts').select('id').where('status', '=', 'sending').execute();
+    const open = await repo.sendingIds();
     for (const { id } of open) {
-      const rows = await db
-        .selectFrom('broadcast_recipients')
-        .select(['status'])
-        .select((eb) => eb.fn.countAll<number>().as('n'))
-        .where('broadcast_id', '=', id)
-        .groupBy('status')
-        .execute();
+      const rows = await repo.statusCounts(id);
       const n = (status: string) => Number(rows.find((row) => row.status === status)?.n ?? 0);
       if (n('queued') + n('sending') > 0) continue;
       const status = n('sent') === 0 && n('failed') > 0 ? 'failed' : 'sent';
-      await db
-        .updateTable('broadcasts')
-        .set({ status, sent_at: iso() })
-        .where('id', '=', id)
-        .where('status', '=', 'sending')
-        .execute();
+      await repo.settle(id, status, iso());
     }
   }
 
   async function pass(): Promise<number> {
-    await db
-      .updateTable('broadcast_recipients')
-      .set({ status: 'failed', reason: 'interrupted', claimed_until: null })
-      .where('status', '=', 'sending')
-      .where('claimed_until', '<', iso())
-      .execute();
+    await repo.failInterrupted(iso());
     const token = randomUUID();
-    await db
-      .updateTable('broadcast_recipients')
-      .set({ status: 'sending', claim_token: token, claimed_until: iso(CLAIM_MS) })
-      .where('id', 'in', (eb) =>
-        eb
-          .selectFrom('broadcast_recipients')
-          .select('id')
-          .where('status', '=', 'queued')
-          .orderBy('created_at', 'asc')
-          .limit(batchSize),
-      )
-      .where('status', '=', 'queued')
-      .execute();
-    const rows = await db
-      .selectFrom('broadcast_recipients as r')
-      .innerJoin('broadcasts as b', 'b.id', 'r.broadcast_id')
-      .leftJoin('contacts as c', 'c.id', 'r.contact_id')
-      .select(['r.id', 'r.contact_id', 'c.email', 'c.consent_text', 'c.unsubscribed_at'])
-      .select(['b.subject', 'b.html', 'b.text'])
-      .where('r.claim_token', '=', token)
-      .where('r.status', '=', 'sending')
-      .execute();
+    await repo.claimQueued(token, iso(CLAIM_MS), batchSize);
+    const rows = await repo.claimed(token);
     for (const row of rows) {
       await deliver(row).catch((error: unknown) =>
         deps.logger.error({ err: error, recipientId: row.id }, 'broadcast bookkeeping failed'),

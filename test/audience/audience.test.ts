@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import type { FastifyInstance } from 'fastify';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { audienceDb } from '../../src/audience/db.js';
+import { audienceDb } from '../../src/audience/repo.js';
 import { audienceRoutes } from '../../src/audience/routes.js';
 import { createAudienceService } from '../../src/audience/service.js';
 import type { Store } from '../../src/store/database.js';

@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import type { FastifyInstance } from 'fastify';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { audienceDb } from '../../src/audience/db.js';
+import { audienceDb } from '../../src/audience/repo.js';
 import { CAPTURE_RATE_LIMIT, captureRoutes } from '../../src/audience/routes.js';
 import { consentText, createAudienceService } from '../../src/audience/service.js';
 import { createMemoryRateLimiter } from '../../src/http/rate-limit.js';

@@ -1,5 +1,5 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { audienceDb } from '../../src/audience/db.js';
+import { audienceDb } from '../../src/audience/repo.js';
 import { isUniqueViolation } from '../../src/store/database.js';
 import { down, up } from '../../src/store/migrations/011-audience.js';
 import { storeKinds, type TestStore } from '../helpers/stores.js';

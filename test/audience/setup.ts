@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import Fastify, { type FastifyInstance } from 'fastify';
 import { serializerCompiler, validatorCompiler } from 'fastify-type-provider-zod';
 import { sql } from 'kysely';
-import { audienceDb } from '../../src/audience/db.js';
+import { audienceDb } from '../../src/audience/repo.js';
 import { hostedErrorHandler } from '../../src/http/errors.js';
 import type { Store } from '../../src/store/database.js';
 import { up } from '../../src/store/migrations/011-audience.js';

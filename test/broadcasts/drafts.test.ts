@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { audienceDb } from '../../src/audience/db.js';
+import { audienceDb } from '../../src/audience/repo.js';
 import { featuresOf } from '../../src/tenancy/plans.js';
 import { storeKinds } from '../helpers/stores.js';
 import { type BroadcastRig, broadcastRig } from './setup.js';

@@ -1,5 +1,5 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { audienceDb } from '../../src/audience/db.js';
+import { audienceDb } from '../../src/audience/repo.js';
 import { addContact } from '../audience/setup.js';
 import { storeKinds } from '../helpers/stores.js';
 import { BASE, type BroadcastRig, broadcastRig } from './setup.js';

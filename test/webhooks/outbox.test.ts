@@ -1,7 +1,7 @@
 import { randomBytes, randomUUID } from 'node:crypto';
 import { sql } from 'kysely';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { audienceDb } from '../../src/audience/db.js';
+import { audienceDb } from '../../src/audience/repo.js';
 import { createAudienceService } from '../../src/audience/service.js';
 import { createPlatformTable } from '../../src/core/platforms/index.js';
 import { createLinkRepo } from '../../src/links/repo.js';
