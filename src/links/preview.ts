@@ -8,6 +8,7 @@ import { errorResponses, idParams, operationIds } from '../http/schemas.js';
 import { orgOf } from '../http/v1-auth.js';
 import type { Executor, Store } from '../store/database.js';
 import type { OrgContext } from '../tenancy/context.js';
+import { createPreviewRepo, type PreviewRow } from './preview-repo.js';
 import type { LinkService } from './service.js';
 
 /** A link's preview: scraped from the destination through the guarded fetcher, or overridden by hand. */
@@ -49,13 +50,10 @@ export interface PreviewDeps {
 }
 
 export function createPreviewService(deps: PreviewDeps) {
-  const { db } = deps.store;
+  const repo = createPreviewRepo(deps.store);
   const parse = (text: string | null): Fields | null => (text === null ? null : (JSON.parse(text) as Fields));
 
-  const read = async (linkId: string, ex: Executor = db) =>
-    ex.selectFrom('link_previews').selectAll().where('link_id', '=', linkId).executeTakeFirst();
-
-  const present = (row: Awaited<ReturnType<typeof read>>): Preview => {
+  const present = (row: PreviewRow | undefined): Preview => {
     if (!row) return { ...EMPTY, source: 'scraped', scraped: null, updatedAt: null };
     const scraped = parse(row.scraped);
     const source = row.source === 'custom' ? 'custom' : 'scraped';
@@ -66,10 +64,10 @@ export function createPreviewService(deps: PreviewDeps) {
   async function save(
     linkId: string,
     change: { source?: string; scraped?: Fields | null; custom?: Fields | null },
-    ex: Executor = db,
+    ex?: Executor,
   ) {
     // Read through `ex` too: on SQLite's one connection, a read outside the transaction would wait for it.
-    const current = await read(linkId, ex);
+    const current = await repo.find(linkId, ex);
     const row = {
       link_id: linkId,
       source: change.source ?? current?.source ?? 'scraped',
@@ -83,18 +81,7 @@ export function createPreviewService(deps: PreviewDeps) {
           : change.custom && JSON.stringify(change.custom),
       updated_at: deps.now().toISOString(),
     };
-    await ex
-      .insertInto('link_previews')
-      .values(row)
-      .onConflict((conflict) =>
-        conflict.column('link_id').doUpdateSet({
-          source: row.source,
-          scraped: row.scraped,
-          custom: row.custom,
-          updated_at: row.updated_at,
-        }),
-      )
-      .execute();
+    await repo.upsert(row, ex);
     return present(row);
   }
 
@@ -105,8 +92,8 @@ export function createPreviewService(deps: PreviewDeps) {
     action: 'link.preview_set' | 'link.preview_cleared',
     change: { source: string; custom: Fields | null },
   ): Promise<Preview> {
-    const before = present(await read(linkId));
-    return db.transaction().execute(async (trx) => {
+    const before = present(await repo.find(linkId));
+    return repo.transaction(async (trx) => {
       const after = await save(linkId, change, trx);
       const changes = changesBetween(before, after, { only: ['source', 'title', 'description', 'image'] });
       await deps.audit?.record(trx, ctx, { action, target: { type: 'link', id: linkId }, changes });
@@ -121,7 +108,7 @@ export function createPreviewService(deps: PreviewDeps) {
       scraped = await deps.scrape(link.destination);
     } catch {
       // An unreachable or refused destination keeps the last good scrape, if any.
-      const current = await read(link.id);
+      const current = await repo.find(link.id);
       return current ? present(current) : save(link.id, { scraped: null });
     }
     const preview = await save(link.id, { scraped });
@@ -133,7 +120,7 @@ export function createPreviewService(deps: PreviewDeps) {
     /** The preview; the first read scrapes. */
     async get(ctx: OrgContext, linkId: string): Promise<Preview> {
       const link = await deps.links.get(ctx, linkId);
-      const row = await read(link.id);
+      const row = await repo.find(link.id);
       return row ? present(row) : scrape(ctx, link.id);
     },
     async setCustom(ctx: OrgContext, linkId: string, body: z.infer<typeof customBody>): Promise<Preview> {

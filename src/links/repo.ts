@@ -4,10 +4,10 @@ import type { Store } from '../store/database.js';
 import { isUniqueViolation } from '../store/database.js';
 import type { Database } from '../store/schema.js';
 import { expiredSql } from './expiry-repo.js';
-import { attach, type LinkRecord, type RedirectRecord, toColumns, writeAssignments } from './link-rows.js';
+import { attach, type LinkRecord, type RedirectRecord, toColumns, writeAssignments } from './rows-repo.js';
 import type { LinkListFilter } from './schema.js';
 
-export type { LinkRecord, RedirectRecord } from './link-rows.js';
+export type { LinkRecord, RedirectRecord } from './rows-repo.js';
 
 /**
  * The folder and tag groups the link is in before an update, read under the organization's group lock

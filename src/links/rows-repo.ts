@@ -2,7 +2,10 @@ import type { Kysely, Selectable, Transaction } from 'kysely';
 import type { Database, LinkTable } from '../store/schema.js';
 import type { AbVariant, Routing, SchedEntry, Utm } from './schema.js';
 
-/* How a link maps to its rows: the links row's columns, and its tags and pixels in their own tables. */
+/*
+ * How a link maps to its rows: the links row's columns, and its tags and pixels in their own tables, read
+ * and written here for repo.ts (in its transaction when it writes).
+ */
 
 /** A hosted link as stored, powers parsed. */
 export interface LinkRecord {
