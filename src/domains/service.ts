@@ -6,6 +6,7 @@ import type { DomainTable } from '../store/migrations/014-domains.js';
 import type { OrgContext } from '../tenancy/context.js';
 import type { TxtLookup } from './dns-txt.js';
 import { isServiceHost, normalizeHostname } from './hostnames.js';
+import { createDomainRepo } from './repo.js';
 import type { Domain } from './schema.js';
 
 export interface DomainServiceDeps {
@@ -39,32 +40,16 @@ function hostnameError(message: string): AppError {
 }
 
 export function createDomainService(deps: DomainServiceDeps) {
-  const { db } = deps.store;
+  const repo = createDomainRepo(deps.store);
   const requireDomains = (ctx: OrgContext) => {
     if (!ctx.features.customDomains) throw featureError('customDomains');
   };
   const find = async (ctx: OrgContext, id: string) => {
     // Ids are UUIDs: anything else names no domain, and never reaches the database.
     if (!UUID.test(id)) throw appError('not_found', 'No such domain');
-    const row = await db
-      .selectFrom('domains')
-      .selectAll()
-      .where('org_id', '=', ctx.orgId)
-      .where('id', '=', id)
-      .executeTakeFirst();
+    const row = await repo.find(ctx.orgId, id);
     if (!row) throw appError('not_found', 'No such domain');
     return row;
-  };
-  /** True when an organization other than `orgId` has verified `hostname`. */
-  const takenElsewhere = async (orgId: string, hostname: string) => {
-    const row = await db
-      .selectFrom('domains')
-      .select('id')
-      .where('hostname', '=', hostname)
-      .where('verified_at', 'is not', null)
-      .where('org_id', '!=', orgId)
-      .executeTakeFirst();
-    return row !== undefined;
   };
 
   return {
@@ -77,7 +62,7 @@ export function createDomainService(deps: DomainServiceDeps) {
       if (isServiceHost(hostname, deps.baseUrl)) {
         throw hostnameError('hostname cannot be the service’s own host or a name under it');
       }
-      if (await takenElsewhere(ctx.orgId, hostname)) throw appError('domain_taken');
+      if (await repo.verifiedElsewhere(ctx.orgId, hostname)) throw appError('domain_taken');
       const row: DomainTable = {
         id: deps.uuid(),
         org_id: ctx.orgId,
@@ -87,8 +72,8 @@ export function createDomainService(deps: DomainServiceDeps) {
         created_at: deps.now().toISOString(),
       };
       try {
-        await db.transaction().execute(async (trx) => {
-          await trx.insertInto('domains').values(row).execute();
+        await repo.transaction(async (trx) => {
+          await repo.insert(trx, row);
           await deps.audit?.record(trx, ctx, {
             action: 'domain.added',
             target: { type: 'domain', id: row.id },
@@ -105,13 +90,7 @@ export function createDomainService(deps: DomainServiceDeps) {
     },
 
     async list(ctx: OrgContext): Promise<Domain[]> {
-      const rows = await db
-        .selectFrom('domains')
-        .selectAll()
-        .where('org_id', '=', ctx.orgId)
-        .orderBy('created_at')
-        .orderBy('hostname')
-        .execute();
+      const rows = await repo.list(ctx.orgId);
       return rows.map(present);
     },
 
@@ -120,7 +99,7 @@ export function createDomainService(deps: DomainServiceDeps) {
       requireDomains(ctx);
       const row = await find(ctx, id);
       if (row.verified_at !== null) return present(row);
-      if (await takenElsewhere(ctx.orgId, row.hostname)) throw appError('domain_taken');
+      if (await repo.verifiedElsewhere(ctx.orgId, row.hostname)) throw appError('domain_taken');
       const expected = { type: 'TXT', name: recordName(row.hostname), value: recordValue(row.token) };
       const { found, failure } = await deps.lookupTxt(expected.name);
       if (!found.includes(expected.value)) {
@@ -133,13 +112,8 @@ export function createDomainService(deps: DomainServiceDeps) {
       }
       const verifiedAt = deps.now().toISOString();
       try {
-        await db.transaction().execute(async (trx) => {
-          await trx
-            .updateTable('domains')
-            .set({ verified_at: verifiedAt })
-            .where('id', '=', id)
-            .where('org_id', '=', ctx.orgId)
-            .execute();
+        await repo.transaction(async (trx) => {
+          await repo.markVerified(trx, ctx.orgId, id, verifiedAt);
           await deps.audit?.record(trx, ctx, {
             action: 'domain.verified',
             target: { type: 'domain', id },
@@ -161,12 +135,7 @@ export function createDomainService(deps: DomainServiceDeps) {
     async remove(ctx: OrgContext, id: string): Promise<{ deleted: true }> {
       const row = await find(ctx, id);
       if (row.verified_at !== null) {
-        const used = await db
-          .selectFrom('links')
-          .select((eb) => eb.fn.countAll<number>().as('count'))
-          .where('host', '=', row.hostname)
-          .executeTakeFirstOrThrow();
-        const links = Number(used.count);
+        const links = await repo.linksOnHost(row.hostname);
         if (links > 0) {
           throw appError(
             'domain_in_use',
@@ -177,8 +146,8 @@ export function createDomainService(deps: DomainServiceDeps) {
           );
         }
       }
-      await db.transaction().execute(async (trx) => {
-        await trx.deleteFrom('domains').where('id', '=', id).where('org_id', '=', ctx.orgId).execute();
+      await repo.transaction(async (trx) => {
+        await repo.delete(trx, ctx.orgId, id);
         await deps.audit?.record(trx, ctx, {
           action: 'domain.removed',
           target: { type: 'domain', id },
@@ -190,12 +159,7 @@ export function createDomainService(deps: DomainServiceDeps) {
 
     /** Every verified hostname: the custom hosts the redirect answers on. */
     async verifiedHosts(): Promise<string[]> {
-      const rows = await db
-        .selectFrom('domains')
-        .select('hostname')
-        .where('verified_at', 'is not', null)
-        .execute();
-      return rows.map((row) => row.hostname);
+      return repo.verifiedHostnames();
     },
   };
 }
