@@ -1,11 +1,13 @@
 import type { AnalyticsService } from '../analytics/service.js';
 import type { Store } from '../store/database.js';
 import { featuresOf } from '../tenancy/plans.js';
+import { createBioRepo } from './repo.js';
 import type { CreatorStatsSource } from './stats-source.js';
 
 /** The creator pages' view of analytics: per-link outcome splits and an organization summary. */
 export function createCreatorStats(deps: { analytics: AnalyticsService; store: Store }): CreatorStatsSource {
-  const { analytics, store } = deps;
+  const { analytics } = deps;
+  const repo = createBioRepo(deps.store);
   return {
     configured: analytics.configured,
     linkStats: (orgId, linkIds, days) => analytics.linkOutcomes(orgId, linkIds, days),
@@ -15,12 +17,7 @@ export function createCreatorStats(deps: { analytics: AnalyticsService; store: S
         { orgId, tier: 'legend', features: featuresOf('legend') },
         { days },
       );
-      const ids = await store.db.selectFrom('links').select('id').where('org_id', '=', orgId).execute();
-      const perLink = await analytics.linkOutcomes(
-        orgId,
-        ids.map((row) => row.id),
-        days,
-      );
+      const perLink = await analytics.linkOutcomes(orgId, await repo.linkIdsOfOrg(orgId), days);
       const topLinks = [...perLink]
         .map(([linkId, { clicks }]) => ({ linkId, clicks }))
         .filter((row) => row.clicks > 0)

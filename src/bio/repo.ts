@@ -190,6 +190,12 @@ export function createBioRepo(store: Store) {
       return new Map(rows.map((row) => [row.id, row]));
     },
 
+    /** Every link id of the organization, archived ones too: the media kit's top links are picked from them. */
+    async linkIdsOfOrg(orgId: string): Promise<string[]> {
+      const rows = await db.selectFrom('links').select('id').where('org_id', '=', orgId).execute();
+      return rows.map((row) => row.id);
+    },
+
     async kitOfPage(orgId: string, pageId: string): Promise<MediaKitRecord | undefined> {
       const row = await db
         .selectFrom('media_kits')
