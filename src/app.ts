@@ -42,7 +42,8 @@ import type { Config, TrustProxy } from './config.js';
 import { domainRoutes } from './domains/routes.js';
 import type { DomainService } from './domains/service.js';
 import { appError } from './errors.js';
-import { type FolderService, folderRoutes } from './folders/folders.js';
+import { folderRoutes } from './folders/routes.js';
+import type { FolderService } from './folders/service.js';
 import { collectRoutes } from './http/authorize.js';
 import {
   type DashboardAssets,
@@ -70,8 +71,10 @@ import type { LinkService } from './links/service.js';
 import { mediaKitPageRoutes, mediaKitRoutes, publicMediaKitRoutes } from './mediakit/routes.js';
 import type { MediaKitService } from './mediakit/service.js';
 import { createSmtpTransport } from './net/mail.js';
-import { type PixelService, pixelRoutes } from './pixels/pixels.js';
-import { type ReceiptService, receiptKeyRoutes, receiptRoutes } from './receipts/receipts.js';
+import { pixelRoutes } from './pixels/routes.js';
+import type { PixelService } from './pixels/service.js';
+import { receiptKeyRoutes, receiptRoutes } from './receipts/routes.js';
+import type { ReceiptService } from './receipts/service.js';
 import { serverWithFastPath } from './redirect/fast-path-server.js';
 import {
   createHostedFastPath,

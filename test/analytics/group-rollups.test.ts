@@ -1,7 +1,7 @@
 import type { Kysely } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createAnalyticsRepo, DAY_MS, type Scope } from '../../src/analytics/repo.js';
-import { createFolderService } from '../../src/folders/folders.js';
+import { createFolderService } from '../../src/folders/service.js';
 import type { Link } from '../../src/links/schema.js';
 import { up } from '../../src/store/migrations/016-group-rollups.js';
 import type { OrgContext } from '../../src/tenancy/context.js';

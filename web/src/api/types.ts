@@ -10,7 +10,7 @@ import type { BioPage, BioStats, Block, Theme } from '../../../src/bio/schema.js
 import type { Segment, SegmentFilter } from '../../../src/broadcasts/segments.js';
 import type { Broadcast } from '../../../src/broadcasts/service.js';
 import type { Domain } from '../../../src/domains/schema.js';
-import type { Folder } from '../../../src/folders/folders.js';
+import type { Folder } from '../../../src/folders/schema.js';
 import type { Preview } from '../../../src/links/preview.js';
 import type {
   AbVariant,
@@ -21,7 +21,7 @@ import type {
   Utm,
 } from '../../../src/links/schema.js';
 import type { dashboardKitSchema, PublicKit, settingsSchema } from '../../../src/mediakit/schema.js';
-import type { Pixel } from '../../../src/pixels/pixels.js';
+import type { Pixel } from '../../../src/pixels/schema.js';
 import type { SocialAccount } from '../../../src/social/accounts.js';
 import type { presentFiring, Rule } from '../../../src/social/automations.js';
 import type { Trigger } from '../../../src/social/trigger.js';

@@ -6,35 +6,16 @@ import {
   type KeyObject,
   sign,
 } from 'node:crypto';
-import type { FastifyInstance } from 'fastify';
-import type { ZodTypeProvider } from 'fastify-type-provider-zod';
-import { z } from 'zod';
-import { errorResponses, idParams } from '../http/schemas.js';
-import { orgOf } from '../http/v1-auth.js';
 import type { LinkService } from '../links/service.js';
 import type { Store } from '../store/database.js';
 import type { OrgContext } from '../tenancy/context.js';
+import { createReceiptRepo } from './repo.js';
+import type { Receipt } from './schema.js';
 
 /**
  * Permanence receipts: a link's identity and destination signed with Ed25519, verifiable offline by anyone
  * against the published key. The signature covers the UTF-8 JSON of every other field, keys sorted.
  */
-
-const receiptSchema = z.object({
-  linkId: z.uuid(),
-  slug: z.string(),
-  shortUrl: z.string(),
-  destination: z.string(),
-  createdAt: z.string(),
-  issuedAt: z.string(),
-  keyId: z.string(),
-  signature: z.string().describe('Ed25519 over the sorted-key JSON of the other fields, base64url'),
-});
-const keysSchema = z.object({
-  keys: z.array(z.object({ keyId: z.string(), alg: z.literal('Ed25519'), publicKey: z.string() })),
-});
-
-export type Receipt = z.infer<typeof receiptSchema>;
 
 /** The bytes that are signed: JSON with keys sorted, no whitespace. */
 export function canonicalJson(value: Record<string, string>): string {
@@ -69,31 +50,19 @@ export async function loadReceiptKey(
   now: () => Date,
 ): Promise<KeyObject> {
   if (configured) return parseConfiguredKey(configured);
-  const { db } = store;
-  const existing = await db
-    .selectFrom('signing_keys')
-    .selectAll()
-    .where('purpose', '=', 'receipts')
-    .executeTakeFirst();
+  const repo = createReceiptRepo(store);
+  const existing = await repo.storedKey();
   if (existing) return createPrivateKey(existing.private_key);
   const { privateKey } = generateKeyPairSync('ed25519');
   const pem = privateKey.export({ format: 'pem', type: 'pkcs8' }).toString();
-  await db
-    .insertInto('signing_keys')
-    .values({
-      purpose: 'receipts',
-      key_id: keyIdOf(rawPublicKey(privateKey)),
-      private_key: pem,
-      created_at: now().toISOString(),
-    })
-    .onConflict((conflict) => conflict.column('purpose').doNothing())
-    .execute();
+  await repo.insertKeyIfAbsent({
+    purpose: 'receipts',
+    key_id: keyIdOf(rawPublicKey(privateKey)),
+    private_key: pem,
+    created_at: now().toISOString(),
+  });
   // Another instance may have won the race: everyone uses the stored key.
-  const stored = await db
-    .selectFrom('signing_keys')
-    .selectAll()
-    .where('purpose', '=', 'receipts')
-    .executeTakeFirstOrThrow();
+  const stored = await repo.storedKeyOrThrow();
   return createPrivateKey(stored.private_key);
 }
 
@@ -122,43 +91,3 @@ export function createReceiptService(deps: { links: LinkService; privateKey: Key
 }
 
 export type ReceiptService = ReturnType<typeof createReceiptService>;
-
-export async function receiptRoutes(app: FastifyInstance, deps: { receipts: ReceiptService }): Promise<void> {
-  app.withTypeProvider<ZodTypeProvider>().get(
-    '/links/:id/receipt',
-    {
-      config: { permission: 'links:read' },
-      schema: {
-        operationId: 'getLinkReceipt',
-        summary: 'Get a signed permanence receipt',
-        tags: ['links'],
-        params: idParams,
-        response: { 200: receiptSchema, ...errorResponses(404) },
-      },
-    },
-    async (request) => deps.receipts.issue(orgOf(request), request.params.id),
-  );
-}
-
-/** The public key document, outside /v1: no credential needed to verify a receipt. */
-export async function receiptKeyRoutes(
-  app: FastifyInstance,
-  deps: { receipts: ReceiptService },
-): Promise<void> {
-  app.withTypeProvider<ZodTypeProvider>().get(
-    '/.well-known/linkhop-receipt-keys.json',
-    {
-      schema: {
-        operationId: 'getReceiptKeys',
-        summary: 'Get the receipt signing public keys',
-        tags: ['receipts'],
-        security: [],
-        response: { 200: keysSchema },
-      },
-    },
-    async (_request, reply) => {
-      reply.header('cache-control', 'public, max-age=3600');
-      return deps.receipts.publishedKeys();
-    },
-  );
-}
