@@ -176,25 +176,31 @@ export interface HttpResult {
   body: string;
   headers: Record<string, string | string[] | undefined>;
   ms: number;
+  /** Why no answer came (status 0): the socket error's code, or `timeout`. */
+  error?: string;
 }
 
 const agent = new Agent({ keepAlive: true, maxSockets: 32 });
 
-/** One HTTP request; a network failure resolves with status 0 (and is counted as such by callers). */
+/**
+ * One HTTP request; a network failure resolves with status 0 and its `error` (callers count it). A GET
+ * whose reused keep-alive socket the server had just closed (ECONNRESET before any answer) is sent once
+ * more on a new connection, as browsers do and Node's http documentation recommends (`reusedSocket`):
+ * that race is between the client's pool and the server's keep-alive timeout, not a failure of the service.
+ */
 export function http(
   url: string,
   options: { method?: string; headers?: Record<string, string>; body?: string; timeoutMs?: number } = {},
+  retried = false,
 ): Promise<HttpResult> {
   const started = performance.now();
+  const method = options.method ?? 'GET';
   return new Promise((resolve) => {
+    const failed = (error: string, body = '') =>
+      resolve({ status: 0, body, headers: {}, ms: performance.now() - started, error });
     const req = request(
       url,
-      {
-        method: options.method ?? 'GET',
-        headers: options.headers,
-        agent,
-        timeout: options.timeoutMs ?? 10_000,
-      },
+      { method, headers: options.headers, agent, timeout: options.timeoutMs ?? 10_000 },
       (res) => {
         let body = '';
         res.setEncoding('utf8');
@@ -209,11 +215,17 @@ export function http(
             ms: performance.now() - started,
           }),
         );
-        res.on('error', () => resolve({ status: 0, body, headers: {}, ms: performance.now() - started }));
+        res.on('error', (error: NodeJS.ErrnoException) => failed(error.code ?? error.message, body));
       },
     );
-    req.on('timeout', () => req.destroy(new Error('timeout')));
-    req.on('error', () => resolve({ status: 0, body: '', headers: {}, ms: performance.now() - started }));
+    req.on('timeout', () => req.destroy(Object.assign(new Error('timeout'), { code: 'timeout' })));
+    req.on('error', (error: NodeJS.ErrnoException) => {
+      if (!retried && method === 'GET' && req.reusedSocket && error.code === 'ECONNRESET') {
+        resolve(http(url, options, true));
+        return;
+      }
+      failed(error.code ?? error.message);
+    });
     req.end(options.body);
   });
 }
@@ -239,6 +251,8 @@ export interface TrafficCounts {
   /** 5xx answers and failed connections on known links. */
   fiveXx: number;
   failed: number;
+  /** The first failures (up to 20): when (ms, performance.now()), which instance, and why. */
+  failures: { at: number; instance: string; error: string; ms: number }[];
   byStatus: Record<number, number>;
   /** When each answered visit came back (ms, performance.now()), for loss bounds. */
   answeredAt: number[];
@@ -259,7 +273,7 @@ export function startTraffic(
   slugs: readonly string[],
   options: { concurrency?: number; pauseMs?: number } = {},
 ): Traffic {
-  const counts: TrafficCounts = { sent: 0, fiveXx: 0, failed: 0, byStatus: {}, answeredAt: [] };
+  const counts: TrafficCounts = { sent: 0, fiveXx: 0, failed: 0, failures: [], byStatus: {}, answeredAt: [] };
   let running = true;
   let n = 0;
   const lane = async () => {
@@ -270,8 +284,16 @@ export function startTraffic(
       const result = await http(`${instance.url}/${slug}`, {
         headers: { host: 'lnk.example', 'user-agent': UA.desktopChrome },
       });
-      if (result.status === 0) counts.failed += 1;
-      else {
+      if (result.status === 0) {
+        counts.failed += 1;
+        if (counts.failures.length < 20)
+          counts.failures.push({
+            at: performance.now(),
+            instance: instance.url,
+            error: result.error ?? '',
+            ms: result.ms,
+          });
+      } else {
         counts.sent += 1;
         counts.answeredAt.push(performance.now());
         counts.byStatus[result.status] = (counts.byStatus[result.status] ?? 0) + 1;
