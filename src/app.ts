@@ -30,12 +30,12 @@ import { composeAnalytics } from './compose/analytics.js';
 import { composeAudience } from './compose/audience.js';
 import { composeImports } from './compose/imports.js';
 import type { Limits } from './compose/limits.js';
-import { composeHosts, composeLinks } from './compose/links.js';
+import { composeHosts, composeLinks, type Hosts } from './compose/links.js';
 import { composeMetrics } from './compose/metrics.js';
-import { composeOutbox } from './compose/outbox.js';
+import { composeOutbox, type Outbox } from './compose/outbox.js';
 import { composePages } from './compose/pages.js';
 import { composeRedirect } from './compose/redirect.js';
-import { composeShared } from './compose/shared.js';
+import { composeShared, type Shared } from './compose/shared.js';
 import { composeSocial } from './compose/social.js';
 import { composeTeams } from './compose/teams.js';
 import type { Config, TrustProxy } from './config.js';
@@ -232,39 +232,8 @@ export async function composeHosted(
   const social = composeSocial({ config, store, logger, audit, links, analytics, sessionSecret });
   const redirect = composeRedirect({ config, shared, hosts, linkExpiry, clicks, tapTokens, bandit });
   const metrics = composeMetrics({ store, shared, outbox, hosts, clicks, redirect });
-  const redisHealth = redis && { up: () => redis.health.up, rateLimitMode: () => limits.mode() };
-  const app = await buildHostedApp({
-    logger,
-    baseUrl: config.baseUrl,
-    trustProxy: config.trustProxy,
-    ping: () => pingStore(store),
-    ...(redisHealth ? { redisHealth } : {}),
-    metrics,
-    v1Auth: {
-      authenticate: (authorization) => accounts.authenticateApiKey(authorization),
-      limiter: limits.v1,
-    },
-    dashboard: dashboardDeps(config, people, limits),
-    teams: people.teams,
-    links,
-    folders: linking.folders,
-    domains: hosts.domains,
-    pixels: linking.pixels,
-    receipts: linking.receipts,
-    previews,
-    imports: imports.service,
-    webhooks: outbox.webhooks,
-    analytics,
-    ...composePages(config, store, analytics, audit),
-    social,
-    audience: crowd.audience,
-    segments: crowd.segments,
-    broadcasts: crowd.broadcasts,
-    unsubscribe: crowd.unsubscribe,
-    captureLimiter: limits.capture,
-    redirect: redirect.deps,
-    web: loadDashboardAssets(config.dashboardDir ?? defaultDashboardDir()),
-  });
+  const groups = { shared, outbox, crowd, hosts, people, linking, imports, analytics, social, redirect };
+  const app = await buildHostedApp(hostedAppDeps(config, store, logger, metrics, groups));
   tracking.start();
   outbox.deliveries.start();
   crowd.start();
@@ -288,6 +257,61 @@ export async function composeHosted(
       await cache.close();
       await redis?.close();
     },
+  };
+}
+
+/** What the routes are handed, taken from the groups composeHosted made. */
+function hostedAppDeps(
+  config: Config,
+  store: Store,
+  logger: Logger,
+  metrics: Metrics,
+  groups: {
+    shared: Shared;
+    outbox: Outbox;
+    crowd: ReturnType<typeof composeAudience>;
+    hosts: Hosts;
+    people: ReturnType<typeof composeTeams>;
+    linking: Awaited<ReturnType<typeof composeLinks>>;
+    imports: ReturnType<typeof composeImports>;
+    analytics: AnalyticsService;
+    social: ReturnType<typeof composeSocial>;
+    redirect: ReturnType<typeof composeRedirect>;
+  },
+): HostedAppDeps {
+  const { shared, outbox, crowd, hosts, people, linking, analytics } = groups;
+  const { redis, limits } = shared;
+  return {
+    logger,
+    baseUrl: config.baseUrl,
+    trustProxy: config.trustProxy,
+    ping: () => pingStore(store),
+    ...(redis ? { redisHealth: { up: () => redis.health.up, rateLimitMode: () => limits.mode() } } : {}),
+    metrics,
+    v1Auth: {
+      authenticate: (authorization) => people.accounts.authenticateApiKey(authorization),
+      limiter: limits.v1,
+    },
+    dashboard: dashboardDeps(config, people, limits),
+    teams: people.teams,
+    links: linking.links,
+    folders: linking.folders,
+    domains: hosts.domains,
+    pixels: linking.pixels,
+    receipts: linking.receipts,
+    previews: linking.previews,
+    imports: groups.imports.service,
+    webhooks: outbox.webhooks,
+    analytics,
+    ...composePages(config, store, analytics, outbox.audit),
+    social: groups.social,
+    audience: crowd.audience,
+    segments: crowd.segments,
+    broadcasts: crowd.broadcasts,
+    unsubscribe: crowd.unsubscribe,
+    captureLimiter: limits.capture,
+    redirect: groups.redirect.deps,
+    web: loadDashboardAssets(config.dashboardDir ?? defaultDashboardDir()),
   };
 }
 
