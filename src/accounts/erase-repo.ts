@@ -1,4 +1,4 @@
-import type { Executor, Store } from '../store/database.js';
+import { type Executor, type Store, unitOfWork } from '../store/database.js';
 
 /**
  * Every table that holds an organization's data by `org_id`, in an order that respects the foreign keys
@@ -63,7 +63,7 @@ export function createEraseRepo(store: Store) {
   const { db } = store;
 
   return {
-    transaction: <T>(work: (trx: Executor) => Promise<T>): Promise<T> => db.transaction().execute(work),
+    transaction: unitOfWork(db),
 
     /** Members who belong to no other organization: their accounts go with it. */
     async usersOnlyIn(ex: Executor, orgId: string): Promise<string[]> {

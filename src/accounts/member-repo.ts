@@ -1,4 +1,4 @@
-import type { Executor, Store } from '../store/database.js';
+import { type Executor, type Store, unitOfWork } from '../store/database.js';
 import type { Role } from '../tenancy/permissions.js';
 
 export interface MembershipOrg {
@@ -47,7 +47,7 @@ export function createMemberRepo(store: Store) {
   });
 
   return {
-    transaction: <T>(work: (trx: Executor) => Promise<T>): Promise<T> => db.transaction().execute(work),
+    transaction: unitOfWork(db),
 
     /** A user's organizations (deleted ones never), oldest membership first. */
     async organizationsOf(userId: string): Promise<MembershipOrg[]> {

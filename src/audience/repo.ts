@@ -1,5 +1,5 @@
-import type { Kysely, Transaction } from 'kysely';
-import type { Executor, Store } from '../store/database.js';
+import type { Kysely } from 'kysely';
+import { type Executor, type Store, unitOfWork } from '../store/database.js';
 import type { AudienceTables, ContactTable } from '../store/migrations/011-audience.js';
 import type { Database } from '../store/schema.js';
 
@@ -24,10 +24,8 @@ const LIST_COLUMNS = ['id', 'email', 'source_slug', 'country', 'created_at'] as 
 export function createAudienceRepo(store: Store) {
   const db = audienceDb(store);
   return {
-    /** Runs `work` in one transaction: the contact write, its outbox rows and its audit row commit together. */
-    transaction<T>(work: (trx: Transaction<Database>) => Promise<T>): Promise<T> {
-      return store.db.transaction().execute(work);
-    },
+    /** One transaction: the contact write, its outbox rows and its audit row commit together. */
+    transaction: unitOfWork(store.db),
 
     /** The default-host (host '') link at `slug`, with what capture decides on: its flag, org name and tier. */
     async captureLink(slug: string) {

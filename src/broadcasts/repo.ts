@@ -1,8 +1,7 @@
-import type { Insertable, Transaction } from 'kysely';
+import type { Insertable } from 'kysely';
 import { audienceDb, audienceView } from '../audience/repo.js';
-import type { Executor, Store } from '../store/database.js';
+import { type Executor, type Store, unitOfWork } from '../store/database.js';
 import type { BroadcastTable, RecipientStatus } from '../store/migrations/011-audience.js';
-import type { Database } from '../store/schema.js';
 import { type ContactFilter, matchesFilter } from './segment-repo.js';
 
 /**
@@ -34,10 +33,8 @@ const QUEUE_CHUNK = 500;
 export function createBroadcastRepo(store: Store) {
   const db = audienceDb(store);
   return {
-    /** Runs `work` in one transaction: a broadcast write and its audit row commit together. */
-    transaction<T>(work: (trx: Transaction<Database>) => Promise<T>): Promise<T> {
-      return store.db.transaction().execute(work);
-    },
+    /** One transaction: a broadcast write and its audit row commit together. */
+    transaction: unitOfWork(store.db),
 
     // Drafts and the send request: every query takes the organization.
 

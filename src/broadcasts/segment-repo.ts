@@ -1,8 +1,7 @@
-import type { ExpressionBuilder, Transaction } from 'kysely';
+import type { ExpressionBuilder } from 'kysely';
 import { type AudienceDb, audienceDb, audienceView } from '../audience/repo.js';
-import type { Executor, Store } from '../store/database.js';
+import { type Executor, type Store, unitOfWork } from '../store/database.js';
 import type { SegmentTable } from '../store/migrations/011-audience.js';
-import type { Database } from '../store/schema.js';
 
 /**
  * A segment's filter as the SQL reads it: segments.ts's SegmentFilter once validated. Declared here, not
@@ -43,10 +42,8 @@ export function matchesFilter(filter: ContactFilter) {
 export function createSegmentRepo(store: Store) {
   const db = audienceDb(store);
   return {
-    /** Runs `work` in one transaction: a segment write and its audit row commit together. */
-    transaction<T>(work: (trx: Transaction<Database>) => Promise<T>): Promise<T> {
-      return store.db.transaction().execute(work);
-    },
+    /** One transaction: a segment write and its audit row commit together. */
+    transaction: unitOfWork(store.db),
 
     /** How many of the organization's contacts match `filter` now. */
     async countMatching(orgId: string, filter: ContactFilter): Promise<number> {

@@ -1,16 +1,12 @@
-import type { Transaction } from 'kysely';
-import type { Executor, Store } from '../store/database.js';
+import { type Executor, type Store, unitOfWork } from '../store/database.js';
 import type { DomainTable } from '../store/migrations/014-domains.js';
-import type { Database } from '../store/schema.js';
 
 /** The custom domains' SQL. Org-scoped queries take org_id; the rest look across organizations on purpose. */
 export function createDomainRepo(store: Store) {
   const { db } = store;
   return {
-    /** Runs `work` in one transaction: a domain write and its audit row commit together. */
-    transaction<T>(work: (trx: Transaction<Database>) => Promise<T>): Promise<T> {
-      return db.transaction().execute(work);
-    },
+    /** One transaction: a domain write and its audit row commit together. */
+    transaction: unitOfWork(db),
 
     async find(orgId: string, id: string): Promise<DomainTable | undefined> {
       return db

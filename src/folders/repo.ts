@@ -1,6 +1,6 @@
 import type { Insertable, Selectable } from 'kysely';
 import { dropGroup, folderGroup, lockGroups } from '../analytics/group-rollups.js';
-import type { Executor, Store } from '../store/database.js';
+import { type Executor, type Store, unitOfWork } from '../store/database.js';
 import type { FolderTable } from '../store/schema.js';
 
 /** The folders' SQL. Every query takes the organization; writes take the caller's transaction as `ex`. */
@@ -11,7 +11,7 @@ export function createFolderRepo(store: Store) {
   const { db } = store;
 
   return {
-    transaction: <T>(work: (trx: Executor) => Promise<T>): Promise<T> => db.transaction().execute(work),
+    transaction: unitOfWork(db),
 
     folderOf(orgId: string, id: string): Promise<FolderRow | undefined> {
       return db

@@ -1,6 +1,6 @@
-import type { Selectable, Transaction } from 'kysely';
-import type { Executor, Store } from '../store/database.js';
-import type { Database, LinkPreviewTable } from '../store/schema.js';
+import type { Selectable } from 'kysely';
+import { type Executor, type Store, unitOfWork } from '../store/database.js';
+import type { LinkPreviewTable } from '../store/schema.js';
 
 /** The link previews' SQL: one row per link, read and upserted whole. Callers own the link check. */
 
@@ -9,10 +9,8 @@ export type PreviewRow = Selectable<LinkPreviewTable>;
 export function createPreviewRepo(store: Store) {
   const { db } = store;
   return {
-    /** Runs `work` in one transaction: a preview edit and its audit row commit together. */
-    transaction<T>(work: (trx: Transaction<Database>) => Promise<T>): Promise<T> {
-      return db.transaction().execute(work);
-    },
+    /** One transaction: a preview edit and its audit row commit together. */
+    transaction: unitOfWork(db),
 
     async find(linkId: string, ex: Executor = db): Promise<PreviewRow | undefined> {
       return ex.selectFrom('link_previews').selectAll().where('link_id', '=', linkId).executeTakeFirst();

@@ -1,5 +1,5 @@
 import type { Insertable, Selectable } from 'kysely';
-import type { Executor, Store } from '../store/database.js';
+import { type Executor, type Store, unitOfWork } from '../store/database.js';
 import type { PixelTable } from '../store/schema.js';
 
 /** The pixels' SQL. Writes take the caller's transaction as `ex`, so each commits with its audit row. */
@@ -10,7 +10,7 @@ export function createPixelRepo(store: Store) {
   const { db } = store;
 
   return {
-    transaction: <T>(work: (trx: Executor) => Promise<T>): Promise<T> => db.transaction().execute(work),
+    transaction: unitOfWork(db),
 
     async insert(row: Insertable<PixelTable>, ex: Executor = db): Promise<void> {
       await ex.insertInto('pixels').values(row).execute();

@@ -1,5 +1,5 @@
 import type { Insertable, Selectable, Updateable } from 'kysely';
-import type { Executor, Store } from '../store/database.js';
+import { type Executor, type Store, unitOfWork } from '../store/database.js';
 import type { DmAutomationTable, DmFiringTable, SocialAccountTable } from '../store/migrations/009-social.js';
 
 /**
@@ -17,7 +17,7 @@ export function createSocialRepo(store: Store) {
   const { db } = store;
 
   return {
-    transaction: <T>(work: (trx: Executor) => Promise<T>): Promise<T> => db.transaction().execute(work),
+    transaction: unitOfWork(db),
 
     accountsOf(orgId: string): Promise<SocialAccountRow[]> {
       return db

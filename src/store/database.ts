@@ -2,7 +2,7 @@ import { mkdirSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { dirname } from 'node:path';
 import SQLite from 'better-sqlite3';
-import { Kysely, Migrator, PostgresDialect, SqliteDialect } from 'kysely';
+import { Kysely, Migrator, PostgresDialect, SqliteDialect, type Transaction } from 'kysely';
 import type pg from 'pg';
 import { isConnectionError } from './db-errors.js';
 import { createDbHealth, type DbHealth } from './db-health.js';
@@ -13,6 +13,14 @@ export type Dialect = 'sqlite' | 'postgres';
 
 /** A connection or a transaction: writes that audit themselves run inside the caller's transaction. */
 export type Executor = Kysely<Database>;
+
+/**
+ * A repo's unit of work: the service passes `work`, which runs in one transaction, and hands `trx` to
+ * every write that must commit with it (the row, its outbox event, its audit row) or not at all.
+ */
+export function unitOfWork(db: Executor) {
+  return <T>(work: (trx: Transaction<Database>) => Promise<T>): Promise<T> => db.transaction().execute(work);
+}
 
 export interface Store {
   readonly db: Kysely<Database>;
