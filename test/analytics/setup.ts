@@ -21,6 +21,7 @@ import { up } from '../../src/store/migrations/008-analytics.js';
 import { migrationProvider } from '../../src/store/migrations/index.js';
 import type { OrgContext } from '../../src/tenancy/context.js';
 import { featuresOf, isTier, type Tier } from '../../src/tenancy/plans.js';
+import { makeOrg as makeOrgRow } from '../helpers/org.js';
 import type { StoreKind, TestStore } from '../helpers/stores.js';
 
 /** Shared set-up of the analytics suites: a store with 008 applied, organizations, links, a small app. */
@@ -79,14 +80,9 @@ export async function storedClicks(
   );
 }
 
-export async function makeOrg(store: Store, tier: Tier = 'legend'): Promise<OrgContext> {
-  const orgId = randomUUID();
-  await store.db
-    .insertInto('organizations')
-    .values({ id: orgId, name: `Org ${tier}`, tier, created_at: new Date(NOW).toISOString() })
-    .execute();
-  return ctxOf(orgId, tier);
-}
+/** An organization made at the suite's fixed clock (NOW). */
+export const makeOrg = (store: Store, tier: Tier = 'legend'): Promise<OrgContext> =>
+  makeOrgRow(store, tier, { createdAt: new Date(NOW) });
 
 export const ctxOf = (orgId: string, tier: Tier): OrgContext => ({ orgId, tier, features: featuresOf(tier) });
 

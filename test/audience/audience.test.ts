@@ -6,8 +6,9 @@ import { audienceRoutes } from '../../src/audience/routes.js';
 import { createAudienceService } from '../../src/audience/service.js';
 import type { Store } from '../../src/store/database.js';
 import type { OrgContext } from '../../src/tenancy/context.js';
+import { makeOrg } from '../helpers/org.js';
 import { storeKinds, type TestStore } from '../helpers/stores.js';
-import { addContact, audienceStore, buildApp, makeLink, makeOrg } from './setup.js';
+import { addContact, audienceStore, buildApp, makeLink } from './setup.js';
 
 const at = (n: number) => new Date(Date.UTC(2026, 0, 1) + n * 60_000).toISOString();
 

@@ -7,8 +7,9 @@ import { consentText, createAudienceService } from '../../src/audience/service.j
 import { createMemoryRateLimiter } from '../../src/http/rate-limit.js';
 import type { Store } from '../../src/store/database.js';
 import type { OrgContext } from '../../src/tenancy/context.js';
+import { makeOrg } from '../helpers/org.js';
 import { storeKinds, type TestStore } from '../helpers/stores.js';
-import { audienceStore, buildApp, makeLink, makeOrg, stepClock } from './setup.js';
+import { audienceStore, buildApp, makeLink, stepClock } from './setup.js';
 
 type Emitted = { orgId: string; data: unknown };
 
@@ -63,7 +64,7 @@ for (const kind of storeKinds) {
       store = testStore.store;
       emitted = [];
       flagsOff = new Set();
-      hero = await makeOrg(store, 'hero', 'Acme Records');
+      hero = await makeOrg(store, 'hero', { name: 'Acme Records' });
       await makeLink(store, hero.orgId, 'promo');
       await start();
     });

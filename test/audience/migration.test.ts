@@ -2,8 +2,9 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { audienceDb } from '../../src/audience/repo.js';
 import { isUniqueViolation } from '../../src/store/database.js';
 import { down, up } from '../../src/store/migrations/011-audience.js';
+import { makeOrg } from '../helpers/org.js';
 import { storeKinds, type TestStore } from '../helpers/stores.js';
-import { addContact, audienceStore, makeOrg } from './setup.js';
+import { addContact, audienceStore } from './setup.js';
 
 for (const kind of storeKinds) {
   describe.skipIf(kind.skipReason !== null)(`migration 011-audience on ${kind.name}`, () => {

@@ -7,7 +7,6 @@ import { hostedErrorHandler } from '../../src/http/errors.js';
 import type { Store } from '../../src/store/database.js';
 import { up } from '../../src/store/migrations/011-audience.js';
 import type { OrgContext } from '../../src/tenancy/context.js';
-import { featuresOf, type Tier } from '../../src/tenancy/plans.js';
 import type { StoreKind, TestStore } from '../helpers/stores.js';
 
 /** Shared set-up of the audience and broadcast suites: a store with migration 011, orgs, links, an app. */
@@ -37,15 +36,6 @@ async function createWithRetry(kind: StoreKind, attempts = 4): Promise<TestStore
       if (!raced || attempt >= attempts) throw error;
     }
   }
-}
-
-export async function makeOrg(store: Store, tier: Tier, name = `Org ${tier}`): Promise<OrgContext> {
-  const orgId = randomUUID();
-  await store.db
-    .insertInto('organizations')
-    .values({ id: orgId, name, tier, created_at: new Date().toISOString() })
-    .execute();
-  return { orgId, tier, features: featuresOf(tier) };
 }
 
 export async function makeLink(

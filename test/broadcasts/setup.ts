@@ -8,7 +8,8 @@ import { createUnsubscribeService, unsubscribeRoutes } from '../../src/broadcast
 import { createBroadcastWorker } from '../../src/broadcasts/worker.js';
 import { createSmtpTransport } from '../../src/net/mail.js';
 import type { OrgContext } from '../../src/tenancy/context.js';
-import { audienceStore, buildApp, makeOrg } from '../audience/setup.js';
+import { audienceStore, buildApp } from '../audience/setup.js';
+import { makeOrg } from '../helpers/org.js';
 import type { StoreKind, TestStore } from '../helpers/stores.js';
 import { type SmtpSink, startSmtp } from './smtp.js';
 
@@ -26,7 +27,7 @@ export async function broadcastRig(
   const smtp: SmtpSink = await startSmtp();
   const flagsOff = new Set<string>();
   const orgs = new Map<string, OrgContext>();
-  const legend = await makeOrg(store, 'legend', 'Acme');
+  const legend = await makeOrg(store, 'legend', { name: 'Acme' });
   const hero = await makeOrg(store, 'hero');
   const sidekick = await makeOrg(store, 'sidekick');
   for (const org of [legend, hero, sidekick]) orgs.set(org.orgId, org);

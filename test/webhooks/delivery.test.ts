@@ -7,8 +7,9 @@ import type { OrgContext } from '../../src/tenancy/context.js';
 import { createSecretBox } from '../../src/webhooks/secret-box.js';
 import { createWebhookService, type WebhookService } from '../../src/webhooks/service.js';
 import { createDeliveryWorker, type DeliveryWorker } from '../../src/webhooks/worker.js';
+import { makeOrg } from '../helpers/org.js';
 import { storeKinds, type TestStore } from '../helpers/stores.js';
-import { MASTER_SECRET, makeOrg, type Receiver, secondStore, startReceiver, webhookStore } from './setup.js';
+import { MASTER_SECRET, type Receiver, secondStore, startReceiver, webhookStore } from './setup.js';
 
 const silent = { warn: () => {}, error: () => {} };
 const secretBox = createSecretBox({ current: MASTER_SECRET });

@@ -1,8 +1,9 @@
 import { sql } from 'kysely';
 import { describe, expect, it } from 'vitest';
 import { down, up } from '../../src/store/migrations/006-webhooks.js';
+import { makeOrg } from '../helpers/org.js';
 import { storeKinds } from '../helpers/stores.js';
-import { makeOrg, webhookStore } from './setup.js';
+import { webhookStore } from './setup.js';
 
 for (const kind of storeKinds) {
   describe.skipIf(kind.skipReason !== null)(`migration 006-webhooks on ${kind.name}`, () => {

@@ -12,8 +12,9 @@ import type { OrgContext } from '../../src/tenancy/context.js';
 import { createSecretBox } from '../../src/webhooks/secret-box.js';
 import { createWebhookService, type EventOutbox, type WebhookService } from '../../src/webhooks/service.js';
 import { createDeliveryWorker } from '../../src/webhooks/worker.js';
+import { makeOrg } from '../helpers/org.js';
 import { storeKinds, type TestStore } from '../helpers/stores.js';
-import { MASTER_SECRET, makeOrg, type Receiver, secondStore, startReceiver, webhookStore } from './setup.js';
+import { MASTER_SECRET, type Receiver, secondStore, startReceiver, webhookStore } from './setup.js';
 
 /**
  * The outbox guarantee (issue 16, item 4): an event's delivery rows commit in the same transaction as the

@@ -15,8 +15,9 @@ import type { Tier } from '../../src/tenancy/plans.js';
 import { webhookRoutes } from '../../src/webhooks/routes.js';
 import { createSecretBox } from '../../src/webhooks/secret-box.js';
 import { createWebhookService, type WebhookService } from '../../src/webhooks/service.js';
+import { makeOrg } from '../helpers/org.js';
 import { storeKinds, type TestStore } from '../helpers/stores.js';
-import { MASTER_SECRET, makeOrg, webhookStore } from './setup.js';
+import { MASTER_SECRET, webhookStore } from './setup.js';
 
 /**
  * The routes as the lead mounts them: under /v1, behind a hook that sets request.org (here a stand-in

@@ -1,9 +1,6 @@
-import { randomUUID } from 'node:crypto';
 import { createServer, type IncomingHttpHeaders, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { openStore, type Store } from '../../src/store/database.js';
-import type { OrgContext } from '../../src/tenancy/context.js';
-import { featuresOf, type Tier } from '../../src/tenancy/plans.js';
 import type { StoreKind, TestStore } from '../helpers/stores.js';
 
 /** Shared set-up of the webhook suites: a migrated store, organizations, and a real HTTP receiver. */
@@ -20,15 +17,6 @@ export function secondStore(testStore: TestStore): Store {
   return testStore.schema
     ? openStore(testStore.url, { schema: testStore.schema, maxConnections: 4 })
     : openStore(testStore.url);
-}
-
-export async function makeOrg(store: Store, tier: Tier): Promise<OrgContext> {
-  const orgId = randomUUID();
-  await store.db
-    .insertInto('organizations')
-    .values({ id: orgId, name: `Org ${tier}`, tier, created_at: new Date().toISOString() })
-    .execute();
-  return { orgId, tier, features: featuresOf(tier) };
 }
 
 export interface Receipt {

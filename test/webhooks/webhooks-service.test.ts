@@ -6,8 +6,9 @@ import type { Store } from '../../src/store/database.js';
 import type { OrgContext } from '../../src/tenancy/context.js';
 import { createSecretBox } from '../../src/webhooks/secret-box.js';
 import { createWebhookService, type WebhookService } from '../../src/webhooks/service.js';
+import { makeOrg } from '../helpers/org.js';
 import { storeKinds, type TestStore } from '../helpers/stores.js';
-import { MASTER_SECRET, makeOrg, webhookStore } from './setup.js';
+import { MASTER_SECRET, webhookStore } from './setup.js';
 
 // Public-only fetcher with a fake DNS: no network needed, and the real address rules apply.
 const DNS: Record<string, string[]> = {
