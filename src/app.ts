@@ -179,7 +179,7 @@ const DOCS_CSP =
   "script-src-attr 'none'; style-src 'self' 'sha256-RL3ie0nH+Lzz2YNqQN83mnU0J1ot4QL7b99vMdIX99w='";
 
 /** One year, the value browsers' preload lists ask for; subdomains are the owner's business, not ours. */
-export const HSTS = 'max-age=31536000';
+const HSTS = 'max-age=31536000';
 
 /**
  * The hosted service's composition root: config is parsed before this, the store opened; every service is

@@ -5,7 +5,7 @@
 
 const FORMULA_START = /^[=+\-@\t\r]/;
 
-export function neutralize(value: string): string {
+function neutralize(value: string): string {
   return FORMULA_START.test(value) ? `'${value}` : value;
 }
 
