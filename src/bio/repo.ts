@@ -1,13 +1,11 @@
-import type { Kysely, Selectable, Transaction } from 'kysely';
-import type { Store } from '../store/database.js';
+import type { Kysely, Selectable } from 'kysely';
+import { type Executor, type Store, unitOfWork } from '../store/database.js';
 import type { BioPageTable, BioTables, MediaKitTable } from '../store/migrations/010-bio.js';
 import type { Database } from '../store/schema.js';
 
 /** Store queries of the creator pages (bio page and media kit). Every org-scoped query takes org_id. */
 
 type BioDatabase = Database & BioTables;
-/** More work in the transaction of a page write (its audit row). */
-export type WithinBioWrite = (trx: Transaction<Database>) => Promise<void>;
 
 export interface BioPageRecord {
   id: string;
@@ -62,19 +60,13 @@ const toKit = (row: Selectable<MediaKitTable>): MediaKitRecord => ({
 
 export function createBioRepo(store: Store) {
   const db = store.db as unknown as Kysely<BioDatabase>;
-  /** Runs `write`, then `within` in the same transaction when there is one to run. */
-  const writing = async (write: (ex: Kysely<BioDatabase>) => Promise<unknown>, within?: WithinBioWrite) => {
-    if (!within) {
-      await write(db);
-      return;
-    }
-    await db.transaction().execute(async (trx) => {
-      await write(trx);
-      await within(trx as unknown as Transaction<Database>);
-    });
-  };
+  /** The caller's transaction (or connection) seen with the page tables. */
+  const bio = (ex: Executor) => ex as unknown as Kysely<BioDatabase>;
 
   return {
+    /** A page write's unit of work, opened by the service: the write and its audit row. */
+    transaction: unitOfWork(store.db),
+
     async pageOfOrg(orgId: string): Promise<BioPageRecord | undefined> {
       const row = await db.selectFrom('bio_pages').selectAll().where('org_id', '=', orgId).executeTakeFirst();
       return row && toPage(row);
@@ -101,81 +93,66 @@ export function createBioRepo(store: Store) {
       return row?.org_id;
     },
 
-    async insertPage(page: BioPageRecord, within?: WithinBioWrite): Promise<void> {
-      await writing(
-        (ex) =>
-          ex
-            .insertInto('bio_pages')
-            .values({
-              id: page.id,
-              org_id: page.orgId,
-              handle: page.handle,
-              title: page.title,
-              bio: page.bio,
-              avatar_url: page.avatarUrl,
-              theme: page.theme,
-              blocks: page.blocks,
-              published: page.published ? 1 : 0,
-              created_at: page.createdAt,
-              updated_at: page.updatedAt,
-            })
-            .execute(),
-        within,
-      );
+    async insertPage(ex: Executor, page: BioPageRecord): Promise<void> {
+      await bio(ex)
+        .insertInto('bio_pages')
+        .values({
+          id: page.id,
+          org_id: page.orgId,
+          handle: page.handle,
+          title: page.title,
+          bio: page.bio,
+          avatar_url: page.avatarUrl,
+          theme: page.theme,
+          blocks: page.blocks,
+          published: page.published ? 1 : 0,
+          created_at: page.createdAt,
+          updated_at: page.updatedAt,
+        })
+        .execute();
     },
 
-    async updatePage(page: BioPageRecord, within?: WithinBioWrite): Promise<void> {
-      await writing(
-        (ex) =>
-          ex
-            .updateTable('bio_pages')
-            .set({
-              handle: page.handle,
-              title: page.title,
-              bio: page.bio,
-              avatar_url: page.avatarUrl,
-              theme: page.theme,
-              published: page.published ? 1 : 0,
-              updated_at: page.updatedAt,
-            })
-            .where('id', '=', page.id)
-            .where('org_id', '=', page.orgId)
-            .execute(),
-        within,
-      );
+    async updatePage(ex: Executor, page: BioPageRecord): Promise<void> {
+      await bio(ex)
+        .updateTable('bio_pages')
+        .set({
+          handle: page.handle,
+          title: page.title,
+          bio: page.bio,
+          avatar_url: page.avatarUrl,
+          theme: page.theme,
+          published: page.published ? 1 : 0,
+          updated_at: page.updatedAt,
+        })
+        .where('id', '=', page.id)
+        .where('org_id', '=', page.orgId)
+        .execute();
     },
 
     /** The whole list in one UPDATE: readers see the old list or the new one, never a mix. */
     async replaceBlocks(
+      ex: Executor,
       orgId: string,
       pageId: string,
       blocks: string,
       updatedAt: string,
-      within?: WithinBioWrite,
     ): Promise<void> {
-      await writing(
-        (ex) =>
-          ex
-            .updateTable('bio_pages')
-            .set({ blocks, updated_at: updatedAt })
-            .where('id', '=', pageId)
-            .where('org_id', '=', orgId)
-            .execute(),
-        within,
-      );
+      await bio(ex)
+        .updateTable('bio_pages')
+        .set({ blocks, updated_at: updatedAt })
+        .where('id', '=', pageId)
+        .where('org_id', '=', orgId)
+        .execute();
     },
 
-    /** The page and its kit go together; the links the blocks pointed at are not touched. */
-    async deletePage(orgId: string, pageId: string, within?: WithinBioWrite): Promise<void> {
-      await db.transaction().execute(async (trx: Transaction<BioDatabase>) => {
-        await trx
-          .deleteFrom('media_kits')
-          .where('page_id', '=', pageId)
-          .where('org_id', '=', orgId)
-          .execute();
-        await trx.deleteFrom('bio_pages').where('id', '=', pageId).where('org_id', '=', orgId).execute();
-        await within?.(trx as unknown as Transaction<Database>);
-      });
+    /**
+     * The page and its kit go together (the caller's transaction holds both deletes); the links the
+     * blocks pointed at are not touched.
+     */
+    async deletePage(ex: Executor, orgId: string, pageId: string): Promise<void> {
+      const trx = bio(ex);
+      await trx.deleteFrom('media_kits').where('page_id', '=', pageId).where('org_id', '=', orgId).execute();
+      await trx.deleteFrom('bio_pages').where('id', '=', pageId).where('org_id', '=', orgId).execute();
     },
 
     /** Which of these ids are links of this organization (archived ones too: they still redirect). */
@@ -206,25 +183,21 @@ export function createBioRepo(store: Store) {
       return row && toKit(row);
     },
 
-    async saveKit(orgId: string, kit: MediaKitRecord, within?: WithinBioWrite): Promise<void> {
+    async saveKit(ex: Executor, orgId: string, kit: MediaKitRecord): Promise<void> {
       const values = { published: kit.published ? 1 : 0, show: kit.show, updated_at: kit.updatedAt };
-      await writing(
-        (ex) =>
-          ex
-            .insertInto('media_kits')
-            .values({ page_id: kit.pageId, org_id: orgId, created_at: kit.createdAt, ...values })
-            .onConflict((oc) => oc.column('page_id').doUpdateSet(values))
-            .execute(),
-        within,
-      );
+      await bio(ex)
+        .insertInto('media_kits')
+        .values({ page_id: kit.pageId, org_id: orgId, created_at: kit.createdAt, ...values })
+        .onConflict((oc) => oc.column('page_id').doUpdateSet(values))
+        .execute();
     },
 
-    async deleteKit(orgId: string, pageId: string, within?: WithinBioWrite): Promise<void> {
-      await writing(
-        (ex) =>
-          ex.deleteFrom('media_kits').where('page_id', '=', pageId).where('org_id', '=', orgId).execute(),
-        within,
-      );
+    async deleteKit(ex: Executor, orgId: string, pageId: string): Promise<void> {
+      await bio(ex)
+        .deleteFrom('media_kits')
+        .where('page_id', '=', pageId)
+        .where('org_id', '=', orgId)
+        .execute();
     },
   };
 }

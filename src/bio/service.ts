@@ -1,9 +1,7 @@
-import type { Transaction } from 'kysely';
 import { changesBetween } from '../audit/changes.js';
 import type { AuditLog } from '../audit/service.js';
 import { appError, featureError } from '../errors.js';
 import { isUniqueViolation } from '../store/database.js';
-import type { Database } from '../store/schema.js';
 import type { OrgContext } from '../tenancy/context.js';
 import { hasFeature, type Tier } from '../tenancy/plans.js';
 import { checkHandle, HANDLE_PATTERN, normaliseHandle } from './handles.js';
@@ -168,16 +166,16 @@ export function createBioService(deps: BioServiceDeps) {
         createdAt: existing?.createdAt ?? now,
         updatedAt: now,
       };
-      const audited = async (trx: Transaction<Database>) => {
-        await deps.audit?.record(trx, ctx, {
-          action: existing ? 'bio.updated' : 'bio.created',
-          target: { type: 'bio_page', id: next.id },
-          changes: changesBetween(existing ?? null, next, { only: BIO_AUDITED }),
-        });
-      };
       try {
-        if (existing) await repo.updatePage(next, audited);
-        else await repo.insertPage(next, audited);
+        await repo.transaction(async (trx) => {
+          if (existing) await repo.updatePage(trx, next);
+          else await repo.insertPage(trx, next);
+          await deps.audit?.record(trx, ctx, {
+            action: existing ? 'bio.updated' : 'bio.created',
+            target: { type: 'bio_page', id: next.id },
+            changes: changesBetween(existing ?? null, next, { only: BIO_AUDITED }),
+          });
+        });
       } catch (error) {
         // Two organizations racing for one handle: the UNIQUE index decides, the loser gets 409.
         if (isUniqueViolation(error) && (await repo.handleOwner(checked.handle)) !== ctx.orgId) {
@@ -193,7 +191,8 @@ export function createBioService(deps: BioServiceDeps) {
       requireFlag();
       const page = await repo.pageOfOrg(ctx.orgId);
       if (!page) throw appError('not_found', 'There is no bio page');
-      await repo.deletePage(ctx.orgId, page.id, async (trx) => {
+      await repo.transaction(async (trx) => {
+        await repo.deletePage(trx, ctx.orgId, page.id);
         await deps.audit?.record(trx, ctx, {
           action: 'bio.deleted',
           target: { type: 'bio_page', id: page.id },
@@ -229,7 +228,8 @@ export function createBioService(deps: BioServiceDeps) {
       }
       const updatedAt = iso();
       const text = JSON.stringify(blocks);
-      await repo.replaceBlocks(ctx.orgId, page.id, text, updatedAt, async (trx) => {
+      await repo.transaction(async (trx) => {
+        await repo.replaceBlocks(trx, ctx.orgId, page.id, text, updatedAt);
         await deps.audit?.record(trx, ctx, {
           action: 'bio.blocks_replaced',
           target: { type: 'bio_page', id: page.id },

@@ -1,5 +1,5 @@
 import { type ExpressionBuilder, type Insertable, type Kysely, type Selectable, sql } from 'kysely';
-import { lockOrganizationRow, type Store } from '../store/database.js';
+import { lockOrganizationRow, type Store, unitOfWork } from '../store/database.js';
 import type { Database } from '../store/schema.js';
 import type { ImportError } from './schema.js';
 
@@ -88,6 +88,9 @@ export function createImportRepo(store: Store) {
   }
 
   return {
+    /** A start's unit of work, opened by the service: the job row and its audit row. */
+    transaction: unitOfWork(db),
+
     /** Imports of the organization queued or running now. */
     async activeCount(orgId: string): Promise<number> {
       const { count } = await db
@@ -100,28 +103,21 @@ export function createImportRepo(store: Store) {
     },
 
     /**
-     * The job row, and `within` (its audit row) in the same transaction; false, with nothing written, when
-     * the organization already has MAX_ACTIVE_IMPORTS queued or running. On PostgreSQL the organization's
-     * row is locked first, so two requests at once cannot both take the last place (SQLite runs one
-     * transaction at a time).
+     * The job row, in the caller's transaction; false, with nothing written, when the organization already
+     * has MAX_ACTIVE_IMPORTS queued or running. On PostgreSQL the organization's row is locked first, so
+     * two requests at once cannot both take the last place (SQLite runs one transaction at a time).
      */
-    async insert(
-      row: Insertable<ImportTable>,
-      within?: (trx: Kysely<Database>) => Promise<void>,
-    ): Promise<boolean> {
-      return db.transaction().execute(async (trx) => {
-        await lockOrganizationRow(store, trx, row.org_id);
-        const { count } = await trx
-          .selectFrom('imports')
-          .select((eb) => eb.fn.countAll<number>().as('count'))
-          .where('org_id', '=', row.org_id)
-          .where('status', 'in', ['queued', 'running'])
-          .executeTakeFirstOrThrow();
-        if (Number(count) >= MAX_ACTIVE_IMPORTS) return false;
-        await trx.insertInto('imports').values(row).execute();
-        await within?.(trx);
-        return true;
-      });
+    async insert(trx: Kysely<Database>, row: Insertable<ImportTable>): Promise<boolean> {
+      await lockOrganizationRow(store, trx, row.org_id);
+      const { count } = await trx
+        .selectFrom('imports')
+        .select((eb) => eb.fn.countAll<number>().as('count'))
+        .where('org_id', '=', row.org_id)
+        .where('status', 'in', ['queued', 'running'])
+        .executeTakeFirstOrThrow();
+      if (Number(count) >= MAX_ACTIVE_IMPORTS) return false;
+      await trx.insertInto('imports').values(row).execute();
+      return true;
     },
 
     async find(orgId: string, id: string): Promise<ImportRow | undefined> {

@@ -105,33 +105,33 @@ export function createImportService(deps: ImportServiceDeps) {
       const now = deps.now().toISOString();
       const held = options.claimToken !== undefined;
       const params = await sealParams(deps.secretBox, input, id);
-      const inserted = await repo.insert(
-        {
-          id,
-          org_id: ctx.orgId,
-          source: input.source,
-          status: held ? 'running' : 'queued',
-          params,
-          cursor: null,
-          total,
-          claim_token: options.claimToken ?? null,
-          claimed_until: options.claimedUntil ?? null,
-          // Held by the CLI from the start: its deadline runs from now.
-          started_at: held ? now : null,
-          served_at: held ? now : null,
-          created_at: now,
-          updated_at: now,
-          finished_at: null,
-        },
-        async (trx) => {
-          // Source and size only: the parameters hold the source's credentials.
-          await deps.audit?.record(trx, ctx, {
-            action: 'import.started',
-            target: { type: 'import', id },
-            changes: { source: input.source, total },
-          });
-        },
-      );
+      const row = {
+        id,
+        org_id: ctx.orgId,
+        source: input.source,
+        status: held ? 'running' : 'queued',
+        params,
+        cursor: null,
+        total,
+        claim_token: options.claimToken ?? null,
+        claimed_until: options.claimedUntil ?? null,
+        // Held by the CLI from the start: its deadline runs from now.
+        started_at: held ? now : null,
+        served_at: held ? now : null,
+        created_at: now,
+        updated_at: now,
+        finished_at: null,
+      };
+      const inserted = await repo.transaction(async (trx) => {
+        if (!(await repo.insert(trx, row))) return false;
+        // Source and size only: the parameters hold the source's credentials.
+        await deps.audit?.record(trx, ctx, {
+          action: 'import.started',
+          target: { type: 'import', id },
+          changes: { source: input.source, total },
+        });
+        return true;
+      });
       if (!inserted) throw tooManyImports();
       if (!held) deps.nudge();
       return { id };

@@ -1,5 +1,5 @@
 import { sql, type Transaction } from 'kysely';
-import type { Store } from '../store/database.js';
+import { type Store, unitOfWork } from '../store/database.js';
 import type { Database } from '../store/schema.js';
 
 /**
@@ -15,6 +15,9 @@ export const expiredSql = (now: string) =>
 export function createExpiryRepo(store: Store) {
   const { db } = store;
   return {
+    /** The claim's unit of work, opened by the expiry service: the claim and the event's outbox rows. */
+    transaction: unitOfWork(db),
+
     /**
      * Counts one human click against the link's limit, only while it is under the limit: the new count,
      * or null when the limit was already reached (or the link has none).
@@ -32,27 +35,18 @@ export function createExpiryRepo(store: Store) {
     },
 
     /**
-     * Marks an expired link's event as claimed, with `within` (the event's outbox rows) in the same
-     * transaction: true for the one caller that claimed it, false for everyone after (and for a link that
-     * is not expired as of `now`).
+     * Marks an expired link's event as claimed, in the caller's transaction: true for the one caller that
+     * claimed it, false for everyone after (and for a link that is not expired as of `now`).
      */
-    async claimExpiry(
-      linkId: string,
-      now: string,
-      within: (trx: Transaction<Database>) => Promise<unknown>,
-    ): Promise<boolean> {
-      return db.transaction().execute(async (trx) => {
-        const claimed = await trx
-          .updateTable('links')
-          .set({ expired_at: now })
-          .where('id', '=', linkId)
-          .where('expired_at', 'is', null)
-          .where(expiredSql(now))
-          .executeTakeFirst();
-        if (Number(claimed.numUpdatedRows) !== 1) return false;
-        await within(trx);
-        return true;
-      });
+    async claimExpiry(trx: Transaction<Database>, linkId: string, now: string): Promise<boolean> {
+      const claimed = await trx
+        .updateTable('links')
+        .set({ expired_at: now })
+        .where('id', '=', linkId)
+        .where('expired_at', 'is', null)
+        .where(expiredSql(now))
+        .executeTakeFirst();
+      return Number(claimed.numUpdatedRows) === 1;
     },
 
     /** Expired links whose event nobody claimed yet, oldest end date first. */

@@ -47,8 +47,10 @@ export function createLinkExpiry(deps: LinkExpiryDeps) {
     const ctx: OrgContext = { orgId, tier: plan, features: featuresOf(plan) };
     const now = deps.now().toISOString();
     let queued = 0;
-    const claimed = await repo.claimExpiry(linkId, now, async (trx) => {
+    const claimed = await repo.transaction(async (trx) => {
+      if (!(await repo.claimExpiry(trx, linkId, now))) return false;
       queued = await deps.events.emitIn(trx, orgId, 'link.expired', deps.present(ctx, link));
+      return true;
     });
     if (!claimed) return false;
     if (queued > 0) deps.events.nudge();

@@ -1,7 +1,6 @@
 import { sql, type Transaction } from 'kysely';
 import { groupsOf, lockGroups, moveLinkGroups } from '../analytics/group-rollups.js';
-import type { Store } from '../store/database.js';
-import { isUniqueViolation } from '../store/database.js';
+import { type Store, unitOfWork } from '../store/database.js';
 import type { Database } from '../store/schema.js';
 import { expiredSql } from './expiry-repo.js';
 import { attach, type LinkRecord, type RedirectRecord, toColumns, writeAssignments } from './rows-repo.js';
@@ -44,50 +43,37 @@ function expiryBookkeeping(link: LinkRecord) {
   };
 }
 
-/** More work in the same transaction as a link write (its webhook events' outbox rows). */
-export type WithinWrite = (trx: Transaction<Database>) => Promise<unknown>;
-
-/** Every query takes the organization: no caller can forget the tenant. */
+/**
+ * Every query takes the organization: no caller can forget the tenant. Writes take the service's
+ * transaction (`transaction`, the unit of work it opens) and do only their SQL.
+ */
 export function createLinkRepo(store: Store) {
   const { db } = store;
   return {
-    /** False when (host, slug) is taken; `within` runs in the same transaction, after the write. */
-    async insert(link: LinkRecord, within?: WithinWrite): Promise<boolean> {
-      try {
-        await db.transaction().execute(async (trx) => {
-          await trx.insertInto('links').values(toColumns(link)).execute();
-          await writeAssignments(trx, link);
-          await within?.(trx);
-        });
-        return true;
-      } catch (error) {
-        if (isUniqueViolation(error)) return false;
-        throw error;
-      }
+    transaction: unitOfWork(db),
+
+    /** The link and its tags and pixels; throws a unique violation when (host, slug) is taken. */
+    async insert(trx: Transaction<Database>, link: LinkRecord): Promise<void> {
+      await trx.insertInto('links').values(toColumns(link)).execute();
+      await writeAssignments(trx, link);
     },
 
-    /** Writes the whole record back; false when (host, slug) is taken. `within` as for insert. */
-    async update(link: LinkRecord, within?: WithinWrite): Promise<boolean> {
-      try {
-        await db.transaction().execute(async (trx) => {
-          const before = await groupsBefore(trx, store.dialect, link);
-          const { id, org_id, created_at, ...columns } = toColumns(link);
-          await trx
-            .updateTable('links')
-            .set({ ...columns, ...expiryBookkeeping(link) })
-            .where('id', '=', id)
-            .where('org_id', '=', org_id)
-            .execute();
-          await writeAssignments(trx, link);
-          const after = groupsOf(link.folderId, link.tags);
-          await moveLinkGroups(trx, { orgId: link.orgId, linkId: link.id, from: before, to: after });
-          await within?.(trx);
-        });
-        return true;
-      } catch (error) {
-        if (isUniqueViolation(error)) return false;
-        throw error;
-      }
+    /**
+     * Writes the whole record back, and moves its clicks between the folder and tag rollups it left and
+     * joined; throws a unique violation when (host, slug) is taken.
+     */
+    async update(trx: Transaction<Database>, link: LinkRecord): Promise<void> {
+      const before = await groupsBefore(trx, store.dialect, link);
+      const { id, org_id, created_at, ...columns } = toColumns(link);
+      await trx
+        .updateTable('links')
+        .set({ ...columns, ...expiryBookkeeping(link) })
+        .where('id', '=', id)
+        .where('org_id', '=', org_id)
+        .execute();
+      await writeAssignments(trx, link);
+      const after = groupsOf(link.folderId, link.tags);
+      await moveLinkGroups(trx, { orgId: link.orgId, linkId: link.id, from: before, to: after });
     },
 
     async find(orgId: string, id: string): Promise<LinkRecord | undefined> {

@@ -1,16 +1,18 @@
 import { hashPassword } from '../accounts/secrets.js';
 import { changesBetween } from '../audit/changes.js';
+import type { AuditChange } from '../audit/schema.js';
 import type { AuditLog } from '../audit/service.js';
 import { isExpired } from '../core/link-compile.js';
 import type { PlatformTable } from '../core/platforms/index.js';
 import type { RandomBytes } from '../core/slugs.js';
 import { generateSlug } from '../core/slugs.js';
 import { type AppError, appError, featureError } from '../errors.js';
+import { isUniqueViolation } from '../store/database.js';
 import type { OrgContext } from '../tenancy/context.js';
 import type { Feature } from '../tenancy/plans.js';
 import { LINK_CAPS } from '../tenancy/plans.js';
 import type { EventOutbox } from '../webhooks/service.js';
-import type { LinkRecord, LinkRepo, WithinWrite } from './repo.js';
+import type { LinkRecord, LinkRepo } from './repo.js';
 import type { CreateLinkInput, Link, LinkListFilter, UpdateLinkInput } from './schema.js';
 
 const GENERATED_SLUG_LENGTH = 7;
@@ -181,42 +183,66 @@ export function createLinkService(deps: LinkServiceDeps) {
     return next;
   }
 
-  /**
-   * Writes with `event` queued in the same transaction, then wakes the worker: the link and its event
-   * commit together or not at all (a failing fan-out fails the call and rolls the change back).
-   */
-  async function writeWithEvent(
+  /** The audit row of a link write: the audited fields that changed, as the API shows them. */
+  function auditChange(
     ctx: OrgContext,
-    write: (within: WithinWrite) => Promise<boolean>,
+    event: LinkEvent,
+    record: LinkRecord,
+    shown: Link,
+    before: LinkRecord | null,
+  ): AuditChange {
+    const changes = changesBetween(before && present(ctx, before), shown, { only: AUDITED_FIELDS });
+    if (before && before.passwordHash !== record.passwordHash) changes.password = { changed: true };
+    if (event === 'link.archived') changes.archivedAt = { from: null, to: record.archivedAt };
+    return { action: event, target: { type: 'link', id: record.id }, changes };
+  }
+
+  /**
+   * One link write, one unit of work: the link's rows, then `event`'s outbox rows, then the audit row,
+   * committed together or not at all (a failing fan-out fails the call and rolls the change back); then
+   * the worker is woken. `record` is presented once, for the event, the audit row and the answer. Null,
+   * with nothing written, when (host, slug) is taken.
+   */
+  async function write(
+    ctx: OrgContext,
+    kind: 'insert' | 'update',
     event: LinkEvent,
     record: LinkRecord,
     before: LinkRecord | null = null,
-  ): Promise<boolean> {
+  ): Promise<Link | null> {
+    const shown = present(ctx, record);
+    const change = auditChange(ctx, event, record, shown, before);
     let queued = 0;
-    const written = await write(async (trx) => {
-      queued = await deps.events.emitIn(trx, ctx.orgId, event, present(ctx, record));
-      const changes = changesBetween(before && present(ctx, before), present(ctx, record), {
-        only: AUDITED_FIELDS,
+    try {
+      await repo.transaction(async (trx) => {
+        if (kind === 'insert') await repo.insert(trx, record);
+        else await repo.update(trx, record);
+        queued = await deps.events.emitIn(trx, ctx.orgId, event, shown);
+        await deps.audit?.record(trx, ctx, change);
       });
-      if (before && before.passwordHash !== record.passwordHash) changes.password = { changed: true };
-      if (event === 'link.archived') changes.archivedAt = { from: null, to: record.archivedAt };
-      await deps.audit?.record(trx, ctx, { action: event, target: { type: 'link', id: record.id }, changes });
-    });
-    if (written && queued > 0) deps.events.nudge();
-    return written;
+    } catch (error) {
+      if (isUniqueViolation(error)) return null;
+      throw error;
+    }
+    if (queued > 0) deps.events.nudge();
+    return shown;
   }
 
-  const insertWithEvent = (ctx: OrgContext, record: LinkRecord) =>
-    writeWithEvent(ctx, (within) => repo.insert(record, within), 'link.created', record);
-
-  async function insertWithSlug(ctx: OrgContext, record: LinkRecord, custom: boolean): Promise<LinkRecord> {
+  /** The new link as written and presented; a generated slug is drawn again while it is taken. */
+  async function insertWithSlug(
+    ctx: OrgContext,
+    record: LinkRecord,
+    custom: boolean,
+  ): Promise<{ record: LinkRecord; shown: Link }> {
     if (custom) {
-      if (!(await insertWithEvent(ctx, record))) throw appError('slug_taken');
-      return record;
+      const shown = await write(ctx, 'insert', 'link.created', record);
+      if (!shown) throw appError('slug_taken');
+      return { record, shown };
     }
     for (let attempt = 0; attempt < GENERATION_ATTEMPTS; attempt++) {
       const candidate = { ...record, slug: generateSlug(GENERATED_SLUG_LENGTH, deps.randomBytes) };
-      if (await insertWithEvent(ctx, candidate)) return candidate;
+      const shown = await write(ctx, 'insert', 'link.created', candidate);
+      if (shown) return { record: candidate, shown };
     }
     throw new Error('Could not generate a free slug');
   }
@@ -267,9 +293,13 @@ export function createLinkService(deps: LinkServiceDeps) {
         createdAt: options.createdAt ?? now,
         updatedAt: now,
       };
-      const record = await insertWithSlug(ctx, await apply(empty, input), input.slug !== undefined);
+      const { record, shown } = await insertWithSlug(
+        ctx,
+        await apply(empty, input),
+        input.slug !== undefined,
+      );
       deps.invalidate(record.host, record.slug);
-      return present(ctx, record);
+      return shown;
     },
 
     async get(ctx: OrgContext, id: string): Promise<Link> {
@@ -289,17 +319,11 @@ export function createLinkService(deps: LinkServiceDeps) {
       await checkReferences(ctx, input, current);
       const next = await apply(current, input);
       next.updatedAt = deps.now().toISOString();
-      const written = await writeWithEvent(
-        ctx,
-        (within) => repo.update(next, within),
-        'link.updated',
-        next,
-        current,
-      );
-      if (!written) throw appError('slug_taken');
+      const shown = await write(ctx, 'update', 'link.updated', next, current);
+      if (!shown) throw appError('slug_taken');
       deps.invalidate(current.host, current.slug);
       deps.invalidate(next.host, next.slug);
-      return present(ctx, next);
+      return shown;
     },
 
     /** Archiving frees a slot and hides the link from lists; it keeps redirecting. */
@@ -307,13 +331,7 @@ export function createLinkService(deps: LinkServiceDeps) {
       const current = await load(ctx, id);
       if (current.archivedAt === null) {
         const archived = { ...current, archivedAt: deps.now().toISOString(), readOnly: false };
-        await writeWithEvent(
-          ctx,
-          (within) => repo.update(archived, within),
-          'link.archived',
-          archived,
-          current,
-        );
+        await write(ctx, 'update', 'link.archived', archived, current);
         // A visit is served the same archived or not; dropped anyway so no instance holds a stale row.
         deps.invalidate(archived.host, archived.slug);
         await deps.reapplyLinkCap(ctx);
@@ -327,9 +345,10 @@ export function createLinkService(deps: LinkServiceDeps) {
       if (current.archivedAt === null) return present(ctx, current);
       if ((await repo.countLive(ctx.orgId)) >= LINK_CAPS[ctx.tier]) throw appError('link_cap_reached');
       const restored = { ...current, archivedAt: null, updatedAt: deps.now().toISOString() };
-      await writeWithEvent(ctx, (within) => repo.update(restored, within), 'link.updated', restored);
+      const shown = await write(ctx, 'update', 'link.updated', restored);
       deps.invalidate(restored.host, restored.slug);
-      return present(ctx, restored);
+      // An archived link's slug stays its own, so the write is never refused as taken.
+      return shown ?? present(ctx, restored);
     },
   };
 }

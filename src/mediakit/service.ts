@@ -179,7 +179,8 @@ export function createMediaKitService(deps: MediaKitServiceDeps) {
       };
       const audited = (kit: MediaKitRecord | undefined) =>
         kit && { published: kit.published, show: JSON.parse(kit.show) as unknown };
-      await repo.saveKit(ctx.orgId, next, async (trx) => {
+      await repo.transaction(async (trx) => {
+        await repo.saveKit(trx, ctx.orgId, next);
         await deps.audit?.record(trx, ctx, {
           action: 'media_kit.updated',
           target: { type: 'media_kit', id: page.id },
@@ -194,7 +195,8 @@ export function createMediaKitService(deps: MediaKitServiceDeps) {
       requireFlag();
       const page = await repo.pageOfOrg(ctx.orgId);
       if (!page) throw appError('no_bio_page', 'There is no bio page, so there is no media kit');
-      await repo.deleteKit(ctx.orgId, page.id, async (trx) => {
+      await repo.transaction(async (trx) => {
+        await repo.deleteKit(trx, ctx.orgId, page.id);
         await deps.audit?.record(trx, ctx, {
           action: 'media_kit.deleted',
           target: { type: 'media_kit', id: page.id },

@@ -1,5 +1,5 @@
 import type { ExpressionBuilder, Insertable, Kysely, Selectable, Transaction } from 'kysely';
-import { lockOrganizationRow, type Store } from '../store/database.js';
+import { lockOrganizationRow, type Store, unitOfWork } from '../store/database.js';
 import type { DeliveryStatus, WebhookDeliveryTable, WebhookTable } from '../store/migrations/006-webhooks.js';
 import type { Database } from '../store/schema.js';
 
@@ -9,8 +9,6 @@ type WebhookDb = Database & { webhooks: WebhookTable; webhook_deliveries: Webhoo
 export type WebhookRow = Selectable<WebhookTable>;
 export type NewWebhookRow = Insertable<WebhookTable>;
 export type NewDeliveryRow = Insertable<WebhookDeliveryTable>;
-/** More work in the transaction of a webhook write (its audit row). */
-export type WithinWebhookWrite = (trx: Transaction<Database>) => Promise<void>;
 
 /** An active subscription of the emitting organization, with that organization's tier. */
 export interface FanOutTarget {
@@ -87,53 +85,47 @@ export function createWebhookRepo(store: Store) {
         .executeTakeFirst();
     },
 
-    /** Inserts unless the organization already has `max`; false when at the cap. `within` joins the write. */
-    async insertCapped(row: NewWebhookRow, max: number, within?: WithinWebhookWrite): Promise<boolean> {
-      return db.transaction().execute(async (trx) => {
-        // Two concurrent creates would both count 4: the organization's lock makes them take turns.
-        await lockOrganizationRow(store, trx, row.org_id);
-        const { count } = await trx
-          .selectFrom('webhooks')
-          .select((eb) => eb.fn.countAll<number>().as('count'))
-          .where('org_id', '=', row.org_id)
-          .executeTakeFirstOrThrow();
-        if (Number(count) >= max) return false;
-        await trx.insertInto('webhooks').values(row).execute();
-        await within?.(trx as unknown as Transaction<Database>);
-        return true;
-      });
+    /** A webhook write's unit of work, opened by the service: the write and its audit row. */
+    transaction: unitOfWork(store.db),
+
+    /** Inserts, in the caller's transaction, unless the organization already has `max`; false at the cap. */
+    async insertCapped(
+      transaction: Transaction<Database>,
+      row: NewWebhookRow,
+      max: number,
+    ): Promise<boolean> {
+      const trx = transaction as unknown as Transaction<WebhookDb>;
+      // Two concurrent creates would both count 4: the organization's lock makes them take turns.
+      await lockOrganizationRow(store, transaction, row.org_id);
+      const { count } = await trx
+        .selectFrom('webhooks')
+        .select((eb) => eb.fn.countAll<number>().as('count'))
+        .where('org_id', '=', row.org_id)
+        .executeTakeFirstOrThrow();
+      if (Number(count) >= max) return false;
+      await trx.insertInto('webhooks').values(row).execute();
+      return true;
     },
 
     async update(
+      transaction: Transaction<Database>,
       orgId: string,
       id: string,
       patch: Partial<Pick<WebhookRow, 'url' | 'events' | 'active'>>,
-      within?: WithinWebhookWrite,
     ): Promise<void> {
-      if (Object.keys(patch).length === 0) return;
-      await db.transaction().execute(async (trx) => {
-        await trx
-          .updateTable('webhooks')
-          .set(patch)
-          .where('org_id', '=', orgId)
-          .where('id', '=', id)
-          .execute();
-        await within?.(trx as unknown as Transaction<Database>);
-      });
+      const trx = transaction as unknown as Transaction<WebhookDb>;
+      await trx.updateTable('webhooks').set(patch).where('org_id', '=', orgId).where('id', '=', id).execute();
     },
 
-    /** Deletes the subscription; its outbox rows go with it by cascade. */
-    async remove(orgId: string, id: string, within?: WithinWebhookWrite): Promise<boolean> {
-      return db.transaction().execute(async (trx) => {
-        const result = await trx
-          .deleteFrom('webhooks')
-          .where('org_id', '=', orgId)
-          .where('id', '=', id)
-          .executeTakeFirst();
-        const deleted = Number(result.numDeletedRows) > 0;
-        if (deleted) await within?.(trx as unknown as Transaction<Database>);
-        return deleted;
-      });
+    /** Deletes the subscription in the caller's transaction; its outbox rows go with it by cascade. */
+    async remove(transaction: Transaction<Database>, orgId: string, id: string): Promise<boolean> {
+      const trx = transaction as unknown as Transaction<WebhookDb>;
+      const result = await trx
+        .deleteFrom('webhooks')
+        .where('org_id', '=', orgId)
+        .where('id', '=', id)
+        .executeTakeFirst();
+      return Number(result.numDeletedRows) > 0;
     },
 
     /** One transaction: reads the organization's active subscriptions, inserts the rows `pick` makes. */

@@ -120,12 +120,14 @@ export function createWebhookService(deps: WebhookServiceDeps) {
         last_delivered_at: null,
         created_at: iso(),
       };
-      const inserted = await repo.insertCapped(row, MAX_WEBHOOKS_PER_ORG, async (trx) => {
+      const inserted = await repo.transaction(async (trx) => {
+        if (!(await repo.insertCapped(trx, row, MAX_WEBHOOKS_PER_ORG))) return false;
         await deps.audit?.record(trx, ctx, {
           action: 'webhook.created',
           target: { type: 'webhook', id },
           changes: changesBetween(null, { url: input.url, events: input.events }),
         });
+        return true;
       });
       if (!inserted) {
         throw appError(
@@ -152,28 +154,29 @@ export function createWebhookService(deps: WebhookServiceDeps) {
         ...(input.events !== undefined ? { events: input.events } : {}),
         ...(input.active !== undefined ? { active: input.active } : {}),
       };
-      await repo.update(
-        ctx.orgId,
-        id,
-        {
-          ...(input.url !== undefined ? { url: input.url } : {}),
-          ...(input.events !== undefined ? { events: JSON.stringify(input.events) } : {}),
-          ...(input.active !== undefined ? { active: input.active ? 1 : 0 } : {}),
-        },
-        async (trx) => {
+      // An empty body changes nothing: no write, no audit row.
+      if (Object.keys(patch).length > 0) {
+        await repo.transaction(async (trx) => {
+          await repo.update(trx, ctx.orgId, id, {
+            ...(input.url !== undefined ? { url: input.url } : {}),
+            ...(input.events !== undefined ? { events: JSON.stringify(input.events) } : {}),
+            ...(input.active !== undefined ? { active: input.active ? 1 : 0 } : {}),
+          });
           await deps.audit?.record(trx, ctx, {
             action: 'webhook.updated',
             target: { type: 'webhook', id },
             changes: changesBetween(before, { ...before, ...patch }, { only: Object.keys(patch) }),
           });
-        },
-      );
+        });
+      }
       return present(await find(ctx, id));
     },
 
     async remove(ctx: OrgContext, id: string): Promise<{ deleted: true }> {
-      const removed = await repo.remove(ctx.orgId, id, async (trx) => {
+      const removed = await repo.transaction(async (trx) => {
+        if (!(await repo.remove(trx, ctx.orgId, id))) return false;
         await deps.audit?.record(trx, ctx, { action: 'webhook.deleted', target: { type: 'webhook', id } });
+        return true;
       });
       if (!removed) throw appError('not_found', 'No such webhook');
       return { deleted: true };
