@@ -70,6 +70,7 @@ import { linkRoutes } from './links/routes.js';
 import type { LinkService } from './links/service.js';
 import { mediaKitPageRoutes, mediaKitRoutes, publicMediaKitRoutes } from './mediakit/routes.js';
 import type { MediaKitService } from './mediakit/service.js';
+import type { GuardedFetcher } from './net/guarded-fetch.js';
 import { createSmtpTransport } from './net/mail.js';
 import { pixelRoutes } from './pixels/routes.js';
 import type { PixelService } from './pixels/service.js';
@@ -164,6 +165,8 @@ export interface ComposeOptions {
    * tests composing the app in-process get the in-process buffer.
    */
   clickThread?: boolean;
+  /** The SSRF guard for user-given URLs, instead of one on the system's DNS (tests resolve names by hand). */
+  fetcher?: GuardedFetcher;
 }
 
 /** The redirect's route pattern, as Fastify and the metrics name it. */
@@ -193,7 +196,7 @@ export async function composeHosted(
   logger: Logger,
   options: ComposeOptions = {},
 ): Promise<Composed> {
-  const shared = await composeShared(config, store, logger);
+  const shared = await composeShared(config, store, logger, options.fetcher);
   const outbox = composeOutbox(config, store, logger, shared);
   const { secretBox, sessionSecret, redis, limits } = shared;
   const { audit, events } = outbox;

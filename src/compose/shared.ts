@@ -1,7 +1,7 @@
 import type { Logger } from 'pino';
 import type { Config } from '../config.js';
 import { loadEscapeMatrix } from '../escape-matrix.js';
-import { createGuardedFetcher } from '../net/guarded-fetch.js';
+import { createGuardedFetcher, type GuardedFetcher } from '../net/guarded-fetch.js';
 import { loadPlatformTable } from '../platform-table.js';
 import { resolveSessionSecret } from '../session-secret.js';
 import type { Store } from '../store/database.js';
@@ -16,7 +16,12 @@ import { createLimits } from './limits.js';
  * validated here at start), the session secret, Redis when configured, every rate limit, the one SSRF
  * guard for user-given URLs and the box that encrypts stored secrets.
  */
-export async function composeShared(config: Config, store: Store, logger: Logger) {
+export async function composeShared(
+  config: Config,
+  store: Store,
+  logger: Logger,
+  testFetcher?: GuardedFetcher,
+) {
   const table = loadPlatformTable(config.platformsFile);
   const escapeMatrix = loadEscapeMatrix(config.escapeMatrixFile);
   const sessionSecret = resolveSessionSecret(config);
@@ -26,7 +31,7 @@ export async function composeShared(config: Config, store: Store, logger: Logger
   if (redis) await recordRedisInvalidation(store, logger);
   const limits = createLimits(redis && { publisher: redis.publisher, up: () => redis.health.up });
   // Every fetch of a user-given URL (webhook deliveries, preview scrapes, import sources) goes through it.
-  const fetcher = createGuardedFetcher({ allowPrivate: config.allowPrivateWebhookTargets });
+  const fetcher = testFetcher ?? createGuardedFetcher({ allowPrivate: config.allowPrivateWebhookTargets });
   const secretBox = createSecretBox({ current: sessionSecret });
   return { table, escapeMatrix, sessionSecret, redis, limits, fetcher, secretBox };
 }

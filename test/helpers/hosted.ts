@@ -4,7 +4,7 @@ import pino from 'pino';
 import { createAccountRepo } from '../../src/accounts/repo.js';
 import { hashPassword } from '../../src/accounts/secrets.js';
 import { type AccountService, createAccountService } from '../../src/accounts/service.js';
-import { type Composed, composeHosted } from '../../src/app.js';
+import { type Composed, type ComposeOptions, composeHosted } from '../../src/app.js';
 import { createAuditRepo } from '../../src/audit/repo.js';
 import { createAuditLog } from '../../src/audit/service.js';
 import { parseConfig } from '../../src/config.js';
@@ -41,7 +41,12 @@ export interface HostedHarness {
 
 export const BASE_URL = 'https://lnk.example';
 
-export async function startHosted(kind: StoreKind, env: Record<string, string> = {}): Promise<HostedHarness> {
+/** `options` as composeHosted takes them: what a test brings instead of the real thing (a DNS lookup). */
+export async function startHosted(
+  kind: StoreKind,
+  env: Record<string, string> = {},
+  options: ComposeOptions = {},
+): Promise<HostedHarness> {
   const testStore = await kind.create();
   const config = parseConfig(
     { BASE_URL, SESSION_SECRET: 'test-session-secret-0123456789abcdef', ...env },
@@ -52,7 +57,7 @@ export async function startHosted(kind: StoreKind, env: Record<string, string> =
     { level: 'warn' },
     { write: (line: string) => void logged.push(JSON.parse(line) as Record<string, unknown>) },
   );
-  const composed: Composed = await composeHosted(config, testStore.store, logger);
+  const composed: Composed = await composeHosted(config, testStore.store, logger, options);
   // As the CLI makes it: plan changes land in the audit log as the operator's.
   const accounts = createAccountService({
     repo: createAccountRepo(testStore.store),

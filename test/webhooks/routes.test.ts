@@ -1,81 +1,37 @@
-import { randomUUID } from 'node:crypto';
-import swagger from '@fastify/swagger';
-import Fastify, { type FastifyInstance, type InjectOptions } from 'fastify';
-import {
-  jsonSchemaTransform,
-  jsonSchemaTransformObject,
-  serializerCompiler,
-  validatorCompiler,
-} from 'fastify-type-provider-zod';
+import type { InjectOptions } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { hostedErrorHandler } from '../../src/http/errors.js';
-import { createGuardedFetcher, type GuardedFetcher } from '../../src/net/guarded-fetch.js';
-import type { OrgContext } from '../../src/tenancy/context.js';
+import { createGuardedFetcher } from '../../src/net/guarded-fetch.js';
 import type { Tier } from '../../src/tenancy/plans.js';
-import { webhookRoutes } from '../../src/webhooks/routes.js';
-import { createSecretBox } from '../../src/webhooks/secret-box.js';
-import { createWebhookService, type WebhookService } from '../../src/webhooks/service.js';
-import { makeOrg } from '../helpers/org.js';
-import { storeKinds, type TestStore } from '../helpers/stores.js';
-import { MASTER_SECRET, webhookStore } from './setup.js';
+import { BASE_URL, type HostedHarness, startHosted } from '../helpers/hosted.js';
+import { sqliteKind, storeKinds } from '../helpers/stores.js';
 
 /**
- * The routes as the lead mounts them: under /v1, behind a hook that sets request.org (here a stand-in
- * reading a test header instead of an API key), with the hosted error handler.
+ * The routes as the hosted app mounts them (built through the composition root): under /v1, behind the
+ * API-key hook, with the hosted error handler. Names resolve to a public address by hand, so no test
+ * needs DNS.
  */
 for (const kind of storeKinds) {
   describe.skipIf(kind.skipReason !== null)(`/v1/webhooks routes on ${kind.name}`, () => {
-    let testStore: TestStore;
-    let fetcher: GuardedFetcher;
-    let app: FastifyInstance;
-    const orgs = new Map<string, OrgContext>();
-    const org = async (tier: Tier) => {
-      const ctx = await makeOrg(testStore.store, tier);
-      orgs.set(ctx.orgId, ctx);
-      return ctx.orgId;
-    };
-    const call = (orgId: string, options: InjectOptions) =>
-      app.inject({ ...options, headers: { 'x-test-org': orgId, ...(options.headers ?? {}) } });
+    let h: HostedHarness;
+    /** A new organization at `tier`: its API key, which every call below speaks with. */
+    const org = async (tier: Tier) => (await h.org(tier)).apiKey;
+    const call = (apiKey: string, options: InjectOptions) => h.v1(apiKey, options);
 
     beforeAll(async () => {
-      testStore = await webhookStore(kind);
-      fetcher = createGuardedFetcher({
+      const fetcher = createGuardedFetcher({
         allowPrivate: false,
         lookup: async () => ['93.184.216.34'],
       });
-      const webhooks = createWebhookService({
-        store: testStore.store,
-        fetcher,
-        secretBox: createSecretBox({ current: MASTER_SECRET }),
-        now: () => new Date(),
-        uuid: randomUUID,
-        allowPrivate: false,
-      });
-      app = Fastify();
-      app.setValidatorCompiler(validatorCompiler);
-      app.setSerializerCompiler(serializerCompiler);
-      app.setErrorHandler(hostedErrorHandler);
-      await app.register(
-        async (v1) => {
-          v1.decorateRequest('org', null);
-          v1.addHook('onRequest', async (request) => {
-            request.org = orgs.get(String(request.headers['x-test-org'])) ?? null;
-          });
-          await v1.register(webhookRoutes, { webhooks });
-        },
-        { prefix: '/v1' },
-      );
-      await app.ready();
+      // The hosted service owns the fetcher from here: closing it closes the fetcher.
+      h = await startHosted(kind, {}, { fetcher });
     });
     afterAll(async () => {
-      await app?.close();
-      await fetcher?.close();
-      await testStore?.dispose();
+      await h?.close();
     });
 
     it('create 201 with secret and note; list, patch and delete never show the secret', async () => {
-      const orgId = await org('legend');
-      const created = await call(orgId, {
+      const apiKey = await org('legend');
+      const created = await call(apiKey, {
         method: 'POST',
         url: '/v1/webhooks',
         payload: {
@@ -96,13 +52,13 @@ for (const kind of storeKinds) {
         secret: expect.stringMatching(/^whsec_/),
         note: expect.any(String),
       });
-      const listed = await call(orgId, { method: 'GET', url: '/v1/webhooks' });
+      const listed = await call(apiKey, { method: 'GET', url: '/v1/webhooks' });
       expect(listed.statusCode).toBe(200);
       const { secret, note: _note, ...shown } = body;
       expect(listed.json()).toEqual({ webhooks: [shown] });
       expect(listed.body).not.toContain(secret);
 
-      const paused = await call(orgId, {
+      const paused = await call(apiKey, {
         method: 'PATCH',
         url: `/v1/webhooks/${body.id}`,
         payload: { active: false },
@@ -111,10 +67,10 @@ for (const kind of storeKinds) {
       expect(paused.json()).toEqual({ ...shown, active: false });
       expect(paused.body).not.toContain(secret);
 
-      const deleted = await call(orgId, { method: 'DELETE', url: `/v1/webhooks/${body.id}` });
+      const deleted = await call(apiKey, { method: 'DELETE', url: `/v1/webhooks/${body.id}` });
       expect(deleted.statusCode).toBe(200);
       expect(deleted.json()).toEqual({ deleted: true });
-      expect((await call(orgId, { method: 'GET', url: '/v1/webhooks' })).json()).toEqual({ webhooks: [] });
+      expect((await call(apiKey, { method: 'GET', url: '/v1/webhooks' })).json()).toEqual({ webhooks: [] });
     });
 
     it.each([
@@ -124,16 +80,16 @@ for (const kind of storeKinds) {
       [{ events: ['link.created'] }, ['url']],
       [{ url: 'https://hooks.example.com/x', events: ['link.created'], secret: 'mine' }, []],
     ])('400 invalid_body with issues for %j', async (payload, path) => {
-      const orgId = await org('legend');
-      const response = await call(orgId, { method: 'POST', url: '/v1/webhooks', payload });
+      const apiKey = await org('legend');
+      const response = await call(apiKey, { method: 'POST', url: '/v1/webhooks', payload });
       expect(response.statusCode).toBe(400);
       expect(response.json()).toMatchObject({ error: 'invalid_body', issues: expect.any(Array) });
       expect(response.json().issues[0].path).toEqual(path);
     });
 
     it('refused URLs are 400 invalid_webhook_url; the 6th webhook is 409; tiers below legend get 403', async () => {
-      const orgId = await org('legend');
-      const refused = await call(orgId, {
+      const apiKey = await org('legend');
+      const refused = await call(apiKey, {
         method: 'POST',
         url: '/v1/webhooks',
         payload: { url: 'https://127.0.0.1/hook', events: ['link.created'] },
@@ -143,7 +99,7 @@ for (const kind of storeKinds) {
         error: 'invalid_webhook_url',
         message: expect.stringMatching(/public/),
       });
-      const plain = await call(orgId, {
+      const plain = await call(apiKey, {
         method: 'POST',
         url: '/v1/webhooks',
         payload: { url: 'http://hooks.example.com/hook', events: ['link.created'] },
@@ -154,14 +110,14 @@ for (const kind of storeKinds) {
       });
 
       for (let i = 0; i < 5; i++) {
-        const ok = await call(orgId, {
+        const ok = await call(apiKey, {
           method: 'POST',
           url: '/v1/webhooks',
           payload: { url: `https://hooks.example.com/${i}`, events: ['app.opened'] },
         });
         expect(ok.statusCode).toBe(201);
       }
-      const sixth = await call(orgId, {
+      const sixth = await call(apiKey, {
         method: 'POST',
         url: '/v1/webhooks',
         payload: { url: 'https://hooks.example.com/6', events: ['app.opened'] },
@@ -169,15 +125,20 @@ for (const kind of storeKinds) {
       expect(sixth.statusCode).toBe(409);
       expect(sixth.json()).toMatchObject({ error: 'too_many_webhooks' });
 
-      const hero = await org('hero');
-      const gated = await call(hero, {
+      // The API is Legend's (a Hero key is 401 at /v1): a Hero organization reaches these routes from the
+      // dashboard, the same plugin under /api, where the plan gate answers.
+      const hero = await h.session({ email: `hero-${kind.name}@example.com`, orgName: 'Hero' });
+      await h.accounts.setTier(hero.orgId, 'hero');
+      const dashboard = (options: InjectOptions) =>
+        h.app.inject({ ...options, headers: { cookie: hero.cookie, origin: BASE_URL } });
+      const gated = await dashboard({
         method: 'POST',
-        url: '/v1/webhooks',
+        url: '/api/webhooks',
         payload: { url: 'https://hooks.example.com/x', events: ['app.opened'] },
       });
       expect(gated.statusCode).toBe(403);
       expect(gated.json()).toMatchObject({ error: 'webhooks' });
-      expect((await call(hero, { method: 'GET', url: '/v1/webhooks' })).statusCode).toBe(200);
+      expect((await dashboard({ method: 'GET', url: '/api/webhooks' })).statusCode).toBe(200);
     });
 
     it('another organization gets 404 on patch and delete; patch is strict', async () => {
@@ -216,17 +177,8 @@ for (const kind of storeKinds) {
 
 describe('/v1/webhooks in the OpenAPI document', () => {
   it('documents the four operations with their schemas', async () => {
-    const app = Fastify();
-    app.setValidatorCompiler(validatorCompiler);
-    app.setSerializerCompiler(serializerCompiler);
-    await app.register(swagger, {
-      openapi: { openapi: '3.1.0', info: { title: 't', version: '1.0.0' } },
-      transform: jsonSchemaTransform,
-      transformObject: jsonSchemaTransformObject,
-    });
-    await app.register(webhookRoutes, { prefix: '/v1', webhooks: {} as WebhookService });
-    await app.ready();
-    const doc = app.swagger() as unknown as {
+    const h = await startHosted(sqliteKind);
+    const doc = (await h.app.inject({ method: 'GET', url: '/openapi.json' })).json() as {
       paths: Record<string, Record<string, { operationId: string; tags: string[] }>>;
       components: { schemas: Record<string, unknown> };
     };
@@ -237,6 +189,6 @@ describe('/v1/webhooks in the OpenAPI document', () => {
     expect(doc.components.schemas).toHaveProperty('Webhook');
     expect(doc.components.schemas).toHaveProperty('CreatedWebhook');
     expect(JSON.stringify(doc.paths['/v1/webhooks']?.post)).toContain('contact.captured');
-    await app.close();
+    await h.close();
   });
 });
