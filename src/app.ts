@@ -13,9 +13,9 @@ import type { MemberService } from './accounts/members.js';
 import { createPasswordAttempts } from './accounts/password-attempts.js';
 import type { PasswordService } from './accounts/passwords.js';
 import { meRoutes } from './accounts/routes.js';
-import type { ClickBufferStats } from './analytics/click-buffer.js';
 import { analyticsRoutes, dashboardAnalyticsRoutes, tapRoutes } from './analytics/routes.js';
 import type { AnalyticsService } from './analytics/service.js';
+import type { ClickBufferStats } from './analytics/write/click-buffer.js';
 import { audienceRoutes, captureRoutes } from './audience/routes.js';
 import type { AudienceService } from './audience/service.js';
 import { auditRoutes } from './audit/routes.js';
@@ -76,12 +76,10 @@ import { pixelRoutes } from './pixels/routes.js';
 import type { PixelService } from './pixels/service.js';
 import { receiptKeyRoutes, receiptRoutes } from './receipts/routes.js';
 import type { ReceiptService } from './receipts/service.js';
+import type { FastPath } from './redirect/fast-path.js';
 import { serverWithFastPath } from './redirect/fast-path-server.js';
-import {
-  createHostedFastPath,
-  type HostedRedirectDeps,
-  hostedRedirectRoutes,
-} from './redirect/hosted-routes.js';
+import { hostedRedirectRoutes } from './redirect/hosted-routes.js';
+import { createHostedFastPath, type HostedRedirectDeps } from './redirect/visit.js';
 import type { SocialAccountService } from './social/accounts.js';
 import type { AutomationService } from './social/automations.js';
 import type { SocialIntake } from './social/intake.js';
@@ -153,6 +151,8 @@ export interface Composed {
   clickStats?(): ClickBufferStats;
   /** One pass of the link.expired sweep now (hosted; it also runs every 20 s). */
   sweepExpiry?(): Promise<void>;
+  /** The redirect's fast path as the server runs it in front of Fastify (tests drive it with raw requests). */
+  fastPath?: FastPath;
   /** Closes the app and whatever the composition opened besides the store (Redis clients). */
   close(): Promise<void>;
   /** With REDIS_URL: whether Redis is reached now and which rate limit decides (for /health, /metrics). */
@@ -244,6 +244,7 @@ export async function composeHosted(
   return {
     app,
     clickStats: () => clicks.stats(),
+    fastPath: createHostedFastPath(redirect.deps),
     sweepExpiry: () => linkExpiry.sweep(),
     ...(redis ? { redis: { health: redis.health, rateLimitMode: () => limits.mode() } } : {}),
     // The app first (no new requests), then what writes in the background, then the connections.

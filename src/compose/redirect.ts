@@ -1,17 +1,17 @@
 import { randomUUID } from 'node:crypto';
 import { verifyPassword } from '../accounts/secrets.js';
-import type { clickSink } from '../analytics/click-sink.js';
-import type { EscapeBandit } from '../analytics/escape-bandit.js';
-import type { TapTokens } from '../analytics/tap-tokens.js';
+import type { EscapeBandit } from '../analytics/read/escape-bandit.js';
+import type { clickSink } from '../analytics/write/click-sink.js';
+import type { TapTokens } from '../analytics/write/tap-tokens.js';
 import type { Config } from '../config.js';
 import { createVisitorClassifier } from '../core/visitor.js';
 import type { LinkExpiry } from '../links/expiry.js';
 import { createEscapeChooser } from '../redirect/escape-choice.js';
-import type { HostedRedirectDeps } from '../redirect/hosted-routes.js';
 import type { LinkLoaderDeps } from '../redirect/link-loader.js';
 import { createNonceSource } from '../redirect/nonce.js';
 import { createPasswordCookies } from '../redirect/password-gate.js';
 import { createVisitResponder } from '../redirect/respond.js';
+import type { HostedRedirectDeps } from '../redirect/visit.js';
 import type { Hosts } from './links.js';
 import type { Shared } from './shared.js';
 
@@ -37,13 +37,13 @@ export function composeRedirect(parts: {
     nonce,
     redirectStatus: 302,
     redirectHeaders: { 'cache-control': 'private, max-age=0' },
-    chooseFor: createEscapeChooser(parts.bandit),
   });
   const deps: HostedRedirectDeps & Pick<LinkLoaderDeps, 'escapeMatrix'> = {
     links: hosts.linkRepo,
     table: shared.table,
     classify,
     respondToVisit,
+    chooseFor: createEscapeChooser(parts.bandit),
     cache: hosts.cache,
     geoHeader: config.geoHeader,
     secureCookies: config.baseUrl.startsWith('https://'),

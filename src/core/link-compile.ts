@@ -1,5 +1,5 @@
+import { type CompiledDestination, type CompileOptions, compileDestination } from './destination.js';
 import type { PlatformTable } from './platforms/index.js';
-import { type CompiledDestination, type CompileOptions, compileDestination } from './resolve.js';
 import type { Os } from './visitor.js';
 
 /**
@@ -45,14 +45,6 @@ export interface CompiledLink {
     byCountry: ReadonlyMap<string, CompiledDestination>;
   } | null;
   expiry: CompiledExpiry | null;
-}
-
-export interface Choice {
-  destination: CompiledDestination;
-  /** 0-based index into the link's `ab` array when a variant was drawn. */
-  variant: number | null;
-  /** What chose the destination. */
-  source: 'sched' | 'ab' | 'routing' | 'default';
 }
 
 const UTM_KEYS = ['source', 'medium', 'campaign', 'term', 'content'] as const;
@@ -144,47 +136,4 @@ export function isExpired(
 ): boolean {
   const byTime = link.expiresAt !== null && Date.parse(link.expiresAt) <= nowMs;
   return byTime || (link.maxClicks !== null && link.clickCount >= link.maxClicks);
-}
-
-/**
- * What a visit to a link does about its expiry: `open` (nothing to do), `expired` (redirect everyone to
- * the expired URL), or `counted` (a limit not yet reached: a person's click is counted first, atomically
- * across instances; bots and previews are served without counting).
- */
-export type ExpiryState = 'open' | 'counted' | 'expired';
-
-export function expiryStateOf(link: CompiledLink, nowMs: number): ExpiryState {
-  const expiry = link.expiry;
-  if (expiry === null) return 'open';
-  if (expiry.reached || (expiry.at !== null && nowMs >= expiry.at)) return 'expired';
-  return expiry.maxClicks === null ? 'open' : 'counted';
-}
-
-/**
- * The destination of one visit, in the spec's order: the latest past schedule entry; else an A/B draw;
- * else routing by device, then by country; else the default destination.
- */
-export function chooseDestination(
-  link: CompiledLink,
-  visit: { os: Os; country: string | null; nowSeconds: number; random: () => number },
-): Choice {
-  for (let i = link.sched.length - 1; i >= 0; i--) {
-    const entry = link.sched[i];
-    if (entry && entry.from <= visit.nowSeconds)
-      return { destination: entry.destination, variant: null, source: 'sched' };
-  }
-  if (link.ab) {
-    const draw = visit.random() * link.ab.total;
-    const index = link.ab.cumulative.findIndex((bound) => draw < bound);
-    const variant = index === -1 ? link.ab.variants.length - 1 : index;
-    const destination = link.ab.variants[variant];
-    if (destination) return { destination, variant, source: 'ab' };
-  }
-  if (link.routing) {
-    const byDevice = link.routing.byOs[visit.os];
-    if (byDevice) return { destination: byDevice, variant: null, source: 'routing' };
-    const byCountry = visit.country ? link.routing.byCountry.get(visit.country) : undefined;
-    if (byCountry) return { destination: byCountry, variant: null, source: 'routing' };
-  }
-  return { destination: link.fallback, variant: null, source: 'default' };
 }

@@ -1,5 +1,5 @@
+import type { CompiledDestination } from '../core/destination.js';
 import type { LruCache } from '../core/lru-cache.js';
-import type { CompiledDestination } from '../core/resolve.js';
 import type { Visitor } from '../core/visitor.js';
 import type { FastPath } from '../redirect/fast-path.js';
 import { slugOfRequest } from '../redirect/fast-path.js';

@@ -1,6 +1,6 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import type { CompiledDestination } from '../core/destination.js';
 import type { LruCache } from '../core/lru-cache.js';
-import type { CompiledDestination } from '../core/resolve.js';
 import { UNAVAILABLE_RETRY_AFTER_SECONDS } from '../http/errors.js';
 import { sendNotFoundPage, sendUnavailablePage } from '../http/html.js';
 import { sendVisitResponse, type VisitResponder } from '../redirect/respond.js';

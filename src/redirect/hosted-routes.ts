@@ -1,22 +1,15 @@
-import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import { renderCaptureForm } from '../audience/capture-form.js';
-import { chooseDestination, expiryStateOf } from '../core/link-compile.js';
-import { fallbackPageCsp, renderFallbackPage } from '../core/pages/fallback-page.js';
-import { passwordPageCsp, renderPasswordPage } from '../core/pages/password-page.js';
-import { readCookie } from '../http/cookies.js';
+import type { FastifyInstance, FastifyRequest } from 'fastify';
+import { decideVisit, type VisitPurpose } from '../core/resolve.js';
 import { UNAVAILABLE_RETRY_AFTER_SECONDS } from '../http/errors.js';
-import { sendNotFoundPage, sendUnavailablePage } from '../http/html.js';
+import { sendUnavailablePage } from '../http/html.js';
 import { contentResponse, emptyResponse } from '../http/schemas.js';
 import { isConnectionError } from '../store/db-errors.js';
-import { clickLimitReached, expiredVisit } from './expiry.js';
 import type { HostedLinkEntry } from './link-cache.js';
 import { createLinkLoader, LinkLookupFailed } from './link-loader.js';
+import { NOT_FOUND, passwordForm } from './link-pages.js';
 import { passwordCookieName } from './password-gate.js';
-import { sendVisitResponse, visitorOf } from './respond.js';
-
-import { countryOf, type HostedRedirectDeps, visitEntry } from './visit.js';
-
-export { createHostedFastPath, type HostedRedirectDeps, visitEntry } from './visit.js';
+import { sendVisitResponse } from './respond.js';
+import { countClick, factsOf, type HostedRedirectDeps, performVisit } from './visit.js';
 
 type SlugRequest = FastifyRequest<{ Params: { slug: string } }>;
 
@@ -89,28 +82,15 @@ export async function hostedRedirectRoutes(app: FastifyInstance, deps: HostedRed
     throw error;
   });
 
-  function sendPasswordForm(
-    reply: FastifyReply,
-    entry: HostedLinkEntry,
-    status: number,
-    error?: 'wrong' | 'too_many',
-  ) {
-    const nonce = deps.nonce();
-    return reply
-      .code(status)
-      .header('content-type', 'text/html; charset=utf-8')
-      .header('content-security-policy', passwordPageCsp(nonce, { pixels: entry.pixels.length > 0 }))
-      .header('cache-control', 'no-store')
-      .header('x-content-type-options', 'nosniff')
-      .send(
-        renderPasswordPage({
-          action: `/${entry.slug}`,
-          nonce,
-          error: error ?? null,
-          branded: entry.branded,
-          pixels: entry.pixels,
-        }),
-      );
+  /** Decides the visit, counts a person's click on a limited link first, and performs it. */
+  async function answer(request: SlugRequest, entry: HostedLinkEntry | undefined, purpose: VisitPurpose) {
+    const facts = factsOf(deps, request.headers, entry);
+    let decision = decideVisit(entry, facts, purpose, deps);
+    if (decision.kind === 'count-click' && entry !== undefined)
+      decision = decideVisit(entry, await countClick(deps, entry, facts), purpose, deps);
+    // Counted: the decision now knows whether the limit was reached, and is never count-click again.
+    if (decision.kind === 'count-click') throw new Error('a counted click was decided as uncounted');
+    return performVisit(deps, request.headers, entry, decision, facts);
   }
 
   app.get<{ Params: { slug: string } }>('/:slug', { schema: VISIT_DOC }, async (request, reply) => {
@@ -122,21 +102,8 @@ export async function hostedRedirectRoutes(app: FastifyInstance, deps: HostedRed
       if (unclaimed && error instanceof LinkLookupFailed) return unclaimed(reply);
       throw error;
     }
-    if (!entry) return unclaimed ? unclaimed(reply) : sendNotFoundPage(reply);
-    // Expiry (issue #20): an expired link re-points everyone, before any password; a limited one counts
-    // a person's click after the password gate, since only a visit that reaches the destination counts.
-    const expiry = expiryStateOf(entry.link, deps.now());
-    const expired = () =>
-      expiredVisit(deps, request.headers, entry, countryOf(request.headers[deps.geoHeader]));
-    if (expiry === 'expired') return sendVisitResponse(reply, expired());
-    if (entry.passwordHash !== null) {
-      const cookie = readCookie(request.headers.cookie, passwordCookieName(entry.id));
-      if (!deps.passwordCookies.verify(entry.id, entry.passwordHash, cookie))
-        return sendPasswordForm(reply, entry, 200);
-    }
-    if (expiry === 'counted' && (await clickLimitReached(deps, request.headers, entry)))
-      return sendVisitResponse(reply, expired());
-    return sendVisitResponse(reply, visitEntry(deps, request.headers, entry));
+    if (!entry && unclaimed) return unclaimed(reply);
+    return sendVisitResponse(reply, await answer(request, entry, 'visit'));
   });
 
   // The rich fallback page: the Android intent's browser fallback, for plans with richFallback. Without
@@ -144,64 +111,8 @@ export async function hostedRedirectRoutes(app: FastifyInstance, deps: HostedRed
   app.get<{ Params: { slug: string } }>(
     '/_fallback/:slug',
     { schema: FALLBACK_DOC },
-    async (request, reply) => {
-      const entry = await load(request);
-      if (!entry) return sendNotFoundPage(reply);
-      const expired = entry.link.expiry?.destination;
-      if (expired && expiryStateOf(entry.link, deps.now()) === 'expired')
-        return sendVisitResponse(reply, deps.respondToVisit(request.headers, expired));
-      if (entry.passwordHash !== null) {
-        const cookie = readCookie(request.headers.cookie, passwordCookieName(entry.id));
-        if (!deps.passwordCookies.verify(entry.id, entry.passwordHash, cookie))
-          return sendPasswordForm(reply, entry, 200);
-      }
-      const visitor = visitorOf(request.headers, deps.classify);
-      const choice = chooseDestination(entry.link, {
-        os: visitor.os,
-        country: countryOf(request.headers[deps.geoHeader]),
-        nowSeconds: Math.floor(deps.now() / 1000),
-        random: deps.random,
-      });
-      const destination = choice.destination.location;
-      if (entry.fallback === null) {
-        return reply
-          .code(302)
-          .header('location', destination)
-          .header('cache-control', 'private, max-age=0')
-          .send();
-      }
-      const nonce = deps.nonce();
-      return reply
-        .code(200)
-        .header('content-type', 'text/html; charset=utf-8')
-        .header(
-          'content-security-policy',
-          fallbackPageCsp(nonce, {
-            pixels: entry.pixels.length > 0,
-            capture: entry.fallback.capture !== null,
-          }),
-        )
-        .header('cache-control', 'no-store')
-        .header('x-content-type-options', 'nosniff')
-        .send(
-          renderFallbackPage({
-            nonce,
-            destination,
-            preview: entry.fallback.preview,
-            branded: entry.branded,
-            pixels: entry.pixels,
-            ...(entry.fallback.capture
-              ? {
-                  captureForm: renderCaptureForm({
-                    slug: entry.slug,
-                    orgName: entry.fallback.capture.orgName,
-                    nonce,
-                  }),
-                }
-              : {}),
-          }),
-        );
-    },
+    async (request, reply) =>
+      sendVisitResponse(reply, await answer(request, await load(request), 'fallback')),
   );
 
   app.post<{ Params: { slug: string }; Body: unknown }>(
@@ -209,18 +120,18 @@ export async function hostedRedirectRoutes(app: FastifyInstance, deps: HostedRed
     { schema: UNLOCK_DOC },
     async (request, reply) => {
       const entry = await load(request);
-      if (!entry || entry.passwordHash === null) return sendNotFoundPage(reply);
+      if (!entry || entry.passwordHash === null) return sendVisitResponse(reply, NOT_FOUND);
       const attempt = await deps.passwordAttempts.hit(`${entry.id}:${request.ip}`);
       const linkWide = attempt.allowed ? await deps.passwordFailures.peek(entry.id) : attempt;
       if (!attempt.allowed || !linkWide.allowed) {
         reply.header('retry-after', String(Math.max(attempt.resetSeconds, linkWide.resetSeconds)));
-        return sendPasswordForm(reply, entry, 429, 'too_many');
+        return sendVisitResponse(reply, passwordForm(deps, entry, 429, 'too_many'));
       }
       const body = request.body as { password?: unknown } | undefined;
       const password = typeof body?.password === 'string' ? body.password : '';
       if (!password || !(await deps.verifyPassword(password, entry.passwordHash))) {
         await deps.passwordFailures.hit(entry.id);
-        return sendPasswordForm(reply, entry, 401, 'wrong');
+        return sendVisitResponse(reply, passwordForm(deps, entry, 401, 'wrong'));
       }
       const cookie = [
         `${passwordCookieName(entry.id)}=${deps.passwordCookies.issue(entry.id, entry.passwordHash)}`,

@@ -1,11 +1,10 @@
 import type { IncomingHttpHeaders, ServerResponse } from 'node:http';
 import type { FastifyReply } from 'fastify';
-import type { TapPrefix } from '../analytics/tap-tokens.js';
-import type { EscapeStrategy } from '../core/escape/index.js';
-import type { ChooseStrategy } from '../core/pages/escape-plan.js';
+import type { TapPrefix } from '../analytics/write/tap-tokens.js';
+import type { CompiledDestination } from '../core/destination.js';
+import type { EscapePlan } from '../core/pages/escape-plan.js';
 import { compileEscapePageParts, type PagePixel } from '../core/pages/index.js';
 import type { AppTarget } from '../core/platforms/index.js';
-import type { CompiledDestination } from '../core/resolve.js';
 import { resolveVisit } from '../core/resolve.js';
 import type { Visitor } from '../core/visitor.js';
 import { compilePageBytes, type PageBytes } from './page-bytes.js';
@@ -24,28 +23,15 @@ export interface VisitResponderOptions {
    * a Vary there would only cost bytes on the hottest response.
    */
   redirectHeaders?: Readonly<Record<string, string>>;
-  /**
-   * The bandit's choice among a cell's allowed strategies (escape-choice.ts), per destination platform.
-   * Unset (the engine): the matrix's first choice.
-   */
-  chooseFor?: (platformKey: string) => ChooseStrategy;
 }
 
-export interface VisitOptions {
-  branded?: boolean;
-  /** The visitor, when the caller already classified it (the hosted redirect routes by device). */
-  visitor?: Visitor;
+/** How an escape page looks: what varies per link besides its destination and the visitor's cell. */
+export interface PageLook {
+  branded: boolean;
   /** Ad pixels for the page (hosted, pixelInjection only). */
-  pixels?: readonly PagePixel[];
-  /**
-   * The outcome seam (hosted): issues this visit's tap token when, and only when, an escape page is
-   * served; the page then reports its outcome to `reportUrl`.
-   */
-  tap?: {
-    reportUrl: string;
-    /** `memo` is kept with the compiled page (one per destination, cell and strategy), for the issuer. */
-    issue: (target: AppTarget, strategy: EscapeStrategy, memo: PageMemo) => string;
-  };
+  pixels: readonly PagePixel[];
+  /** The page reports its outcome to this address, with the tap token it is filled with (hosted analytics). */
+  tapReportUrl: string | null;
 }
 
 /** What the tap issuer keeps per compiled page: its tokens' shared prefix (tap-tokens.ts). */
@@ -53,8 +39,8 @@ export interface PageMemo {
   tapPrefix?: TapPrefix;
 }
 
-/** A compiled page and its memo. */
-interface CachedPage {
+/** A compiled escape page and its memo, filled per visit with a nonce and the visit's tap token. */
+export interface EscapePage {
   bytes: PageBytes;
   memo: PageMemo;
 }
@@ -63,7 +49,7 @@ interface CachedPage {
  * A destination's compiled pages, by the visitor's OS and in-app browser, the strategy, then the page's
  * flags as a number: nested maps of strings the tables already hold, so a visit builds no key string.
  */
-type PagesByCell = Map<string, Map<string | null, Map<string, Map<number, CachedPage>>>>;
+type PagesByCell = Map<string, Map<string | null, Map<string, Map<number, EscapePage>>>>;
 
 /** An empty level of PagesByCell: one function for every visit, not a closure per lookup. */
 const newLevel = <K, V>(): Map<K, V> => new Map();
@@ -99,15 +85,18 @@ export function visitorOf(headers: IncomingHttpHeaders, classify: Classify): Vis
   return classify(headers['user-agent'], (headers['sec-purpose'] ?? headers.purpose) as string | undefined);
 }
 
-/** Decides a visit and builds its response: a redirect, or the escape page. */
+/**
+ * Builds visit responses: the redirect to a destination, and escape pages compiled once per destination,
+ * cell, strategy and look, then filled per visit. It decides nothing for hosted links (core/resolve.ts
+ * does); for the engine's bare destinations it resolves and builds in one call.
+ */
 export function createVisitResponder(options: VisitResponderOptions) {
-  const { classify, nonce, redirectStatus, chooseFor } = options;
+  const { classify, nonce, redirectStatus } = options;
   const redirectHeaders = options.redirectHeaders ?? {};
   // Escape pages compiled to bytes per destination, cell and strategy, on the cell's first visit: a hit
   // only fills in the nonce and the tap token. A compiled link owns its destinations, so the WeakMap lets
   // its pages go with it when the link cache drops or reloads the link.
   const pages = new WeakMap<CompiledDestination, PagesByCell>();
-  // A redirect to a given destination is always the same response: built once, then shared (read-only).
   const redirects = new WeakMap<CompiledDestination, VisitResponse>();
   // Counted when built (once per page, off the hit path) and taken off once the destination holding them
   // is collected, so the count lags a dropped link by a garbage collection.
@@ -138,7 +127,7 @@ export function createVisitResponder(options: VisitResponderOptions) {
     strategy: string,
     flags: number,
     build: () => PageBytes,
-  ): CachedPage {
+  ): EscapePage {
     let byCell = pages.get(compiled);
     if (!byCell) {
       byCell = new Map();
@@ -147,58 +136,55 @@ export function createVisitResponder(options: VisitResponderOptions) {
     const byInApp = levelOf(byCell, visitor.os, newLevel);
     const byStrategy = levelOf(byInApp, visitor.inApp, newLevel);
     const byFlags = levelOf(byStrategy, strategy, newLevel);
-    return levelOf(byFlags, flags, (): CachedPage => ({ bytes: count(compiled, build()), memo: {} }));
+    return levelOf(byFlags, flags, (): EscapePage => ({ bytes: count(compiled, build()), memo: {} }));
   }
 
-  function respondToVisit(
-    headers: IncomingHttpHeaders,
-    compiled: CompiledDestination,
-    visit: VisitOptions = {},
-  ): VisitResponse {
-    const visitor = visit.visitor ?? visitorOf(headers, classify);
-    const target = compiled.target;
-    const decision = resolveVisit(
-      compiled,
-      visitor,
-      chooseFor && target !== null && visitor.mobile ? { choose: chooseFor(target.platformKey) } : undefined,
-    );
-    if (decision.kind === 'redirect') {
-      let redirect = redirects.get(compiled);
-      if (!redirect) {
-        redirect = Object.freeze({
-          status: redirectStatus,
-          headers: Object.freeze({ location: decision.location, ...redirectHeaders }),
-          body: undefined,
-        }) as VisitResponse;
-        redirects.set(compiled, redirect);
-      }
-      return redirect;
+  /** A redirect to a given destination is always the same response: built once, then shared (read-only). */
+  function redirect(compiled: CompiledDestination): VisitResponse {
+    let response = redirects.get(compiled);
+    if (!response) {
+      response = Object.freeze({
+        status: redirectStatus,
+        headers: Object.freeze({ location: compiled.location, ...redirectHeaders }),
+        body: undefined,
+      }) as VisitResponse;
+      redirects.set(compiled, response);
     }
-    const branded = visit.branded ?? false;
-    const pixels = visit.pixels ?? [];
-    const tap = visit.tap;
+    return response;
+  }
+
+  /** The escape page of a destination for this visitor's cell, its strategy and look: compiled once. */
+  function escapePage(
+    compiled: CompiledDestination,
+    visitor: Visitor,
+    decided: { target: AppTarget; plan: EscapePlan },
+    look: PageLook,
+  ): EscapePage {
+    const { branded, pixels, tapReportUrl } = look;
     // The strategy is part of the key: with the bandit, one cell's visitors get pages of several strategies.
-    const strategy = decision.plan.strategy;
-    const flags = (branded ? 1 : 0) | (tap ? 2 : 0) | (pixels.length << 2);
-    const { bytes: page, memo } = pageFor(compiled, visitor, strategy, flags, () =>
+    const flags = (branded ? 1 : 0) | (tapReportUrl !== null ? 2 : 0) | (pixels.length << 2);
+    return pageFor(compiled, visitor, decided.plan.strategy, flags, () =>
       compilePageBytes(
         compileEscapePageParts({
-          target: decision.target,
-          plan: decision.plan,
+          target: decided.target,
+          plan: decided.plan,
           branded,
-          tap: tap ? { reportUrl: tap.reportUrl } : null,
+          tap: tapReportUrl !== null ? { reportUrl: tapReportUrl } : null,
           pixels,
         }),
       ),
     );
+  }
+
+  /** A compiled page filled for one visit: a fresh nonce, and the visit's tap token when it has one. */
+  function fill(page: EscapePage, tapToken: string | undefined): VisitResponse {
     const pageNonce = nonce();
-    const tapToken = tap?.issue(decision.target, strategy, memo);
-    const body = page.fill(pageNonce, tapToken);
+    const body = page.bytes.fill(pageNonce, tapToken);
     return {
       status: 200,
       headers: {
         'content-type': 'text/html; charset=utf-8',
-        'content-security-policy': page.csp(pageNonce),
+        'content-security-policy': page.bytes.csp(pageNonce),
         'cache-control': 'no-store',
         vary: 'User-Agent',
         'x-content-type-options': 'nosniff',
@@ -208,14 +194,30 @@ export function createVisitResponder(options: VisitResponderOptions) {
       body,
     };
   }
-  return Object.assign(respondToVisit, { pages: (): PageCount => ({ ...held }) });
+
+  /** A visit to a bare destination (the engine's links): the redirect, or the unbranded escape page. */
+  function respondToVisit(
+    headers: IncomingHttpHeaders,
+    compiled: CompiledDestination,
+    visit: { visitor?: Visitor } = {},
+  ): VisitResponse {
+    const visitor = visit.visitor ?? visitorOf(headers, classify);
+    const decision = resolveVisit(compiled, visitor);
+    if (decision.kind === 'redirect') return redirect(compiled);
+    return fill(escapePage(compiled, visitor, decision, ENGINE_LOOK), undefined);
+  }
+  return Object.assign(respondToVisit, {
+    redirect,
+    escapePage,
+    fill,
+    pages: (): PageCount => ({ ...held }),
+  });
 }
 
-export type VisitResponder = (
-  headers: IncomingHttpHeaders,
-  compiled: CompiledDestination,
-  visit?: VisitOptions,
-) => VisitResponse;
+/** The engine's pages: unbranded, no pixels, no outcome reports (self-hosted-engine.md). */
+const ENGINE_LOOK: PageLook = Object.freeze({ branded: false, pixels: [], tapReportUrl: null });
+
+export type VisitResponder = ReturnType<typeof createVisitResponder>;
 
 export function sendVisitResponse(reply: FastifyReply, response: VisitResponse): FastifyReply {
   const body = response.body === undefined ? undefined : Buffer.from(response.body, 'latin1');

@@ -1,26 +1,30 @@
-/* A visit to a cached or loaded hosted link, and the fast path in front of Fastify that answers most of them. */
+/* The one performer of hosted visits: it acts on core/resolve.ts's decision, and is the only place a click or a tap token is recorded. */
 import type { IncomingHttpHeaders } from 'node:http';
 import type { FastifyReply } from 'fastify';
-import type { ClickInput } from '../analytics/click-buffer.js';
-import type { TapConstant, TapPrefix, TapVisit } from '../analytics/tap-tokens.js';
-import { cityOf, isoTimeOf, referrerHostOf } from '../analytics/visit.js';
+import type { ClickInput } from '../analytics/write/click-buffer.js';
+import type { TapConstant, TapPrefix, TapVisit } from '../analytics/write/tap-tokens.js';
+import { cityOf, isoTimeOf, referrerHostOf } from '../analytics/write/visit.js';
+import type { CompiledDestination } from '../core/destination.js';
 import type { EscapeStrategy } from '../core/escape/index.js';
-import { chooseDestination, expiryStateOf } from '../core/link-compile.js';
+import type { ChooseStrategy } from '../core/pages/escape-plan.js';
 import type { PlatformTable } from '../core/platforms/index.js';
+import { decideVisit, type LinkVisit, type VisitFacts } from '../core/resolve.js';
 import type { Visitor } from '../core/visitor.js';
+import { readCookie } from '../http/cookies.js';
 import type { RateLimiter } from '../http/rate-limit.js';
+import type { LinkExpiry } from '../links/expiry.js';
 import type { LinkRepo } from '../links/repo.js';
-import { expiredVisit, type RedirectExpiryDeps } from './expiry.js';
 import { type FastPath, slugOfRequest } from './fast-path.js';
 import type { HostedLinkCache, HostedLinkEntry } from './link-cache.js';
-import type { PasswordCookies } from './password-gate.js';
-import { type VisitResponder, type VisitResponse, visitorOf } from './respond.js';
+import { fallbackPage, NOT_FOUND, passwordForm } from './link-pages.js';
+import { type PasswordCookies, passwordCookieName } from './password-gate.js';
+import { type Classify, type VisitResponder, type VisitResponse, visitorOf } from './respond.js';
 
-export interface HostedRedirectDeps extends RedirectExpiryDeps {
+export interface HostedRedirectDeps {
   links: Pick<LinkRepo, 'findForRedirect'>;
   table: PlatformTable;
   respondToVisit: VisitResponder;
-  classify: (userAgent: string | undefined, purpose?: string) => Visitor;
+  classify: Classify;
   cache: HostedLinkCache;
   geoHeader: string;
   secureCookies: boolean;
@@ -32,6 +36,8 @@ export interface HostedRedirectDeps extends RedirectExpiryDeps {
   passwordFailures: RateLimiter;
   nonce: () => string;
   flagsOff: ReadonlySet<string>;
+  /** The bandit's choice among a cell's strategies, per destination platform (escape-choice.ts). */
+  chooseFor?: (platformKey: string) => ChooseStrategy;
   /** Analytics: every visit recorded off the request path; escape pages carry a tap token. Null when off. */
   analytics: {
     record(click: ClickInput): void;
@@ -40,6 +46,8 @@ export interface HostedRedirectDeps extends RedirectExpiryDeps {
     issueTap(prefix: TapPrefix, visit: TapVisit): string;
     newTapId(): string;
   } | null;
+  /** The click counter of limited links; absent (a test's wiring) means every click goes to the destination. */
+  expiry?: Pick<LinkExpiry, 'countClick'>;
   /** Origin of the default host (BASE_URL), for the fallback page's absolute address. */
   baseUrl: string;
   /** The BASE_URL host, the tap context's shortHost for default-host links. */
@@ -56,98 +64,157 @@ export interface HostedRedirectDeps extends RedirectExpiryDeps {
 /** Where escape pages beacon their outcome (decisions.md, "Tap outcomes"). */
 const TAP_REPORT_PATH = '/api/public/tap';
 
-/** A visit to a loaded link: its destination for this visitor, then the redirect or the escape page. */
-export function visitEntry(
+/** What the decision reads of a request: the visitor, the country, the time and the password cookie. */
+export function factsOf(
+  deps: HostedRedirectDeps,
+  headers: IncomingHttpHeaders,
+  entry: HostedLinkEntry | undefined,
+): VisitFacts {
+  const passwordHash = entry?.passwordHash ?? null;
+  return {
+    visitor: visitorOf(headers, deps.classify),
+    country: countryOf(headers[deps.geoHeader]),
+    nowMs: deps.now(),
+    random: deps.random,
+    unlocked:
+      entry !== undefined &&
+      passwordHash !== null &&
+      deps.passwordCookies.verify(
+        entry.id,
+        passwordHash,
+        readCookie(headers.cookie, passwordCookieName(entry.id)),
+      ),
+  };
+}
+
+/**
+ * Counts a person's click on a limited link, exactly across instances, into the facts: the decision is
+ * then taken again and re-points the visit when the limit had already been reached.
+ */
+export async function countClick(
+  deps: HostedRedirectDeps,
+  entry: HostedLinkEntry,
+  facts: VisitFacts,
+): Promise<VisitFacts> {
+  facts.limitReached = deps.expiry ? (await deps.expiry.countClick(entry)) === 'expired' : false;
+  return facts;
+}
+
+/** The response to a decided visit, and its click (and tap token) recorded off the request path. */
+export function performVisit(
+  deps: HostedRedirectDeps,
+  headers: IncomingHttpHeaders,
+  entry: HostedLinkEntry | undefined,
+  decision: Exclude<LinkVisit, { kind: 'count-click' }>,
+  facts: VisitFacts,
+): VisitResponse {
+  if (decision.kind === 'not-found' || entry === undefined) return NOT_FOUND;
+  const responder = deps.respondToVisit;
+  switch (decision.kind) {
+    case 'password':
+      return passwordForm(deps, entry, 200);
+    case 'fallback':
+      return entry.fallback === null
+        ? responder.redirect(decision.choice.destination)
+        : fallbackPage(deps, entry, entry.fallback, decision.choice.destination.location);
+    case 'expired': {
+      const response = responder.redirect(decision.destination);
+      if (decision.record) recordClick(deps, headers, entry, facts, decision.destination, null, null, null);
+      return response;
+    }
+    case 'redirect': {
+      const response = responder.redirect(decision.choice.destination);
+      if (decision.record) recordClick(deps, headers, entry, facts, null, decision.choice, null, null);
+      return response;
+    }
+    case 'escape': {
+      const { choice, plan } = decision;
+      const analytics = decision.record ? deps.analytics : null;
+      const page = responder.escapePage(choice.destination, facts.visitor, decision, {
+        branded: entry.branded,
+        pixels: entry.pixels,
+        tapReportUrl: analytics === null ? null : TAP_REPORT_PATH,
+      });
+      if (analytics === null) return responder.fill(page, undefined);
+      const tapId = analytics.newTapId();
+      // What the page's cell shares is encoded on its first visit and kept with the page.
+      page.memo.tapPrefix ??= analytics.tapPrefix({
+        linkId: entry.id,
+        orgId: entry.orgId,
+        slug: entry.slug,
+        shortHost: entry.host === '' ? deps.defaultHost : entry.host,
+        platformKey: decision.target.platformKey,
+        sourceApp: facts.visitor.inApp,
+        device: facts.visitor.os,
+        strategy: plan.strategy,
+      });
+      const city = cityOf(headers);
+      const token = analytics.issueTap(page.memo.tapPrefix, {
+        tapId,
+        country: facts.country,
+        city,
+        ts: isoTimeOf(facts.nowMs),
+        variant: choice.variant,
+      });
+      const response = responder.fill(page, token);
+      recordClick(deps, headers, entry, facts, null, choice, tapId, plan.strategy, city);
+      return response;
+    }
+  }
+}
+
+/**
+ * The one place a click is recorded: a visit to the destination chosen (`choice`), or to an expired link's
+ * URL (`expiredTo`, outcome `expired`). Recorded after the response is built, so an escape page's click
+ * carries its tap id.
+ */
+function recordClick(
   deps: HostedRedirectDeps,
   headers: IncomingHttpHeaders,
   entry: HostedLinkEntry,
-): VisitResponse {
-  const visitor = visitorOf(headers, deps.classify);
-  const country = countryOf(headers[deps.geoHeader]);
-  const at = deps.now();
-  const choice = chooseDestination(entry.link, {
-    os: visitor.os,
-    country,
-    nowSeconds: Math.floor(at / 1000),
-    random: deps.random,
-  });
+  facts: VisitFacts,
+  expiredTo: CompiledDestination | null,
+  choice: { destination: CompiledDestination; variant: number | null; source: string } | null,
+  tapId: string | null,
+  strategy: EscapeStrategy | null,
+  city: string | null = cityOf(headers),
+): void {
   const analytics = deps.analytics;
-  if (analytics === null || visitor.prefetch || !entry.recorded) {
-    return deps.respondToVisit(headers, choice.destination, {
-      branded: entry.branded,
-      visitor,
-      pixels: entry.pixels,
-    });
-  }
-  const city = cityOf(headers);
-  const device = visitor.os;
-  let tapId: string | null = null;
-  let strategy: EscapeStrategy | null = null;
-  const response = deps.respondToVisit(headers, choice.destination, {
-    branded: entry.branded,
-    visitor,
-    pixels: entry.pixels,
-    tap: {
-      reportUrl: TAP_REPORT_PATH,
-      issue: (target, used, memo) => {
-        tapId = analytics.newTapId();
-        strategy = used;
-        // What the page's cell shares is encoded on its first visit and kept with the page.
-        memo.tapPrefix ??= analytics.tapPrefix({
-          linkId: entry.id,
-          orgId: entry.orgId,
-          slug: entry.slug,
-          shortHost: entry.host === '' ? deps.defaultHost : entry.host,
-          platformKey: target.platformKey,
-          sourceApp: visitor.inApp,
-          device,
-          strategy: used,
-        });
-        return analytics.issueTap(memo.tapPrefix, {
-          tapId,
-          country,
-          city,
-          ts: isoTimeOf(at),
-          variant: choice.variant,
-        });
-      },
-    },
-  });
-  // Recorded after the response is built, so the click carries the tap id when a page was served.
-  analytics.record({
+  if (analytics === null) return;
+  const visitor: Visitor = facts.visitor;
+  const click: ClickInput = {
     linkId: entry.id,
     orgId: entry.orgId,
-    at,
+    at: facts.nowMs,
     bot: visitor.bot || visitor.preview,
-    variant: choice.variant,
-    routed: choice.source === 'default' ? null : choice.destination.location,
-    country,
+    variant: choice?.variant ?? null,
+    routed:
+      expiredTo?.location ??
+      (choice === null || choice.source === 'default' ? null : choice.destination.location),
+    country: facts.country,
     city,
-    device,
+    device: visitor.os,
     sourceApp: visitor.inApp,
     referrerHost: referrerHostOf(headers),
-    platformKey: choice.destination.target?.platformKey ?? null,
+    platformKey: choice?.destination.target?.platformKey ?? null,
     tapId,
     strategy,
-  });
-  return response;
+  };
+  if (expiredTo !== null) click.expired = true;
+  analytics.record(click);
 }
 
-/** Cached, unprotected links answered before Fastify; everything else takes the routes (hosted-routes.ts). */
+/** Cached links answered before Fastify; a miss, or a click to count first, takes the routes (hosted-routes.ts). */
 export function createHostedFastPath(deps: HostedRedirectDeps): FastPath {
   return (req) => {
     const slug = slugOfRequest(req);
     if (slug === null) return null;
     const entry = deps.cache.get(deps.cache.lookupHost(req.headers.host), slug);
     if (entry === undefined) return null;
-    // Expired links are answered here too; a limited one counts its clicks asynchronously, in the routes.
-    const expiry = entry.link.expiry === null ? 'open' : expiryStateOf(entry.link, deps.now());
-    if (expiry === 'expired') {
-      const country = countryOf(req.headers[deps.geoHeader]);
-      return expiredVisit(deps, req.headers, entry, country);
-    }
-    if (entry.passwordHash !== null || expiry === 'counted') return null;
-    return visitEntry(deps, req.headers, entry);
+    const facts = factsOf(deps, req.headers, entry);
+    const decision = decideVisit(entry, facts, 'visit', deps);
+    if (decision.kind === 'count-click') return null;
+    return performVisit(deps, req.headers, entry, decision, facts);
   };
 }
 

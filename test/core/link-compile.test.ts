@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { chooseDestination, compileLink, composeUtm, type LinkPowers } from '../../src/core/link-compile.js';
+import { compileLink, composeUtm, type LinkPowers } from '../../src/core/link-compile.js';
 import { createPlatformTable } from '../../src/core/platforms/index.js';
+import { chooseDestination } from '../../src/core/resolve.js';
 import type { Os } from '../../src/core/visitor.js';
 
 const table = createPlatformTable();

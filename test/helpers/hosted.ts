@@ -9,6 +9,7 @@ import { createAuditRepo } from '../../src/audit/repo.js';
 import { createAuditLog } from '../../src/audit/service.js';
 import { parseConfig } from '../../src/config.js';
 import { SESSION_COOKIE } from '../../src/http/session-auth.js';
+import type { FastPath } from '../../src/redirect/fast-path.js';
 import type { Tier } from '../../src/tenancy/plans.js';
 import type { StoreKind, TestStore } from './stores.js';
 import { UA } from './user-agents.js';
@@ -28,6 +29,8 @@ export interface HostedHarness {
     email: string;
     orgName: string;
   }): Promise<{ cookie: string; orgId: string; userId: string }>;
+  /** The redirect's fast path, driven with a raw request (app.inject never meets it). */
+  fastPath: FastPath;
   /** A desktop browser's visit of `slug` on the default host. */
   visit(slug: string): Promise<Awaited<ReturnType<FastifyInstance['inject']>>>;
   /** A /v1 call with that key. */
@@ -67,6 +70,7 @@ export async function startHosted(
   });
   return {
     app: composed.app,
+    fastPath: composed.fastPath as FastPath,
     accounts,
     testStore,
     logged,

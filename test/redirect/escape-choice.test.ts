@@ -1,13 +1,17 @@
 import { describe, expect, it } from 'vitest';
-import { createTapTokens } from '../../src/analytics/tap-tokens.js';
+import type { ClickInput } from '../../src/analytics/write/click-input.js';
+import { createTapTokens } from '../../src/analytics/write/tap-tokens.js';
+import { type CompiledDestination, compileDestination } from '../../src/core/destination.js';
 import type { CellKey, EscapeStrategy } from '../../src/core/escape/index.js';
-import type { EscapePlan } from '../../src/core/pages/escape-plan.js';
+import type { ChooseStrategy, EscapePlan } from '../../src/core/pages/escape-plan.js';
 import { createPlatformTable } from '../../src/core/platforms/index.js';
-import { type CompiledDestination, compileDestination, resolveVisit } from '../../src/core/resolve.js';
+import { decideVisit, resolveVisit } from '../../src/core/resolve.js';
 import { classifyVisitor } from '../../src/core/visitor.js';
 import { createEscapeChooser } from '../../src/redirect/escape-choice.js';
 import { createVisitResponder } from '../../src/redirect/respond.js';
+import { factsOf, performVisit } from '../../src/redirect/visit.js';
 import { UA_CORPUS } from '../core/ua-corpus.js';
+import { linkEntryOf, performerDeps } from '../helpers/visits.js';
 
 /**
  * The seam between the escape planner and the bandit in the hosted redirect: the strategy a plan used is
@@ -65,47 +69,56 @@ function cellsWithAChoice(): {
   return found;
 }
 
-describe('the visit responder', () => {
+describe('the visit performer', () => {
   const tokens = createTapTokens({ secret: SECRET });
 
-  it('records the strategy of the page served in its tap token', () => {
-    let issued: EscapeStrategy | null = null;
-    const respond = createVisitResponder({
+  /** One visit performed as the hosted redirect performs it, with this chooser; what it recorded. */
+  function performer(chooseFor?: (platformKey: string) => ChooseStrategy) {
+    const clicks: ClickInput[] = [];
+    const respondToVisit = createVisitResponder({
       classify: classifyVisitor,
       nonce: () => 'n0nce',
       redirectStatus: 302,
     });
+    const deps = performerDeps({
+      respondToVisit,
+      classify: classifyVisitor,
+      ...(chooseFor ? { chooseFor } : {}),
+      analytics: {
+        record: (click) => void clicks.push(click),
+        tapPrefix: (constant) => tokens.prefix(constant),
+        issueTap: (prefix, visit) => tokens.issueWith(prefix, visit),
+        newTapId: () => `tap-${clicks.length + 1}`,
+      },
+    });
+    const visit = (ua: string, compiled: CompiledDestination) => {
+      const entry = linkEntryOf(compiled);
+      const headers = { 'user-agent': ua };
+      const facts = factsOf(deps, headers, entry);
+      const decision = decideVisit(entry, facts, 'visit', deps);
+      if (decision.kind === 'count-click') throw new Error('no click limit here');
+      const response = performVisit(deps, headers, entry, decision, facts);
+      return { response, click: clicks.at(-1) };
+    };
+    return { visit, clicks };
+  }
+
+  it('records the strategy of the page served with its click and in its tap token', () => {
+    const { visit } = performer();
+    let pages = 0;
     for (const { ua, bot, os } of UA_CORPUS) {
       if (bot || (os !== 'ios' && os !== 'android')) continue;
       const compiled = DESTINATIONS[0] as CompiledDestination;
-      const response = respond({ 'user-agent': ua }, compiled, {
-        tap: {
-          reportUrl: '/api/public/tap',
-          issue: (target, strategy) => {
-            issued = strategy;
-            return tokens.issue({
-              tapId: 't',
-              linkId: 'l',
-              orgId: 'o',
-              slug: 's',
-              shortHost: 'lnk.example',
-              platformKey: target.platformKey,
-              sourceApp: null,
-              country: null,
-              city: null,
-              device: os,
-              ts: new Date().toISOString(),
-              strategy,
-            });
-          },
-        },
-      });
+      const { response, click } = visit(ua, compiled);
       if (response.status !== 200) continue;
+      pages += 1;
       const expected = (resolveVisit(compiled, classifyVisitor(ua)) as { plan: EscapePlan }).plan.strategy;
-      expect(issued, ua).toBe(expected);
+      expect(click?.strategy, ua).toBe(expected);
       const token = /<meta name="linkhop-tap" content="([^"]+)">/.exec(String(response.body ?? ''))?.[1];
       expect(tokens.verify(token)?.strategy, ua).toBe(expected);
+      expect(tokens.verify(token)?.tapId, ua).toBe(click?.tapId);
     }
+    expect(pages).toBeGreaterThan(0);
   });
 
   // Runs once the planner offers a choice somewhere (the escape matrix, issue #18 part A); the planner
@@ -116,30 +129,17 @@ describe('the visit responder', () => {
     () => {
       for (const { ua, compiled, allowed } of choices) {
         let pick: EscapeStrategy = allowed[0] as EscapeStrategy;
-        const respond = createVisitResponder({
-          classify: classifyVisitor,
-          nonce: () => 'n0nce',
-          redirectStatus: 302,
-          chooseFor: createEscapeChooser({ choose: () => pick }),
-        });
+        const { visit } = performer(createEscapeChooser({ choose: () => pick }));
         const bodies = new Map<EscapeStrategy, string>();
         // Twice round: the second visit of each strategy comes from the page cache.
         for (const round of [1, 2]) {
           for (const strategy of allowed) {
             pick = strategy;
-            let issued: EscapeStrategy | null = null;
-            const response = respond({ 'user-agent': ua }, compiled, {
-              tap: {
-                reportUrl: '/api/public/tap',
-                issue: (_target, used) => {
-                  issued = used;
-                  return `token-${used}`;
-                },
-              },
-            });
-            expect(issued, `${ua} ${strategy}`).toBe(strategy);
-            expect(String(response.body)).toContain(`token-${strategy}`);
-            const body = String(response.body ?? '').replaceAll(`token-${strategy}`, 'token');
+            const { response, click } = visit(ua, compiled);
+            expect(click?.strategy, `${ua} ${strategy}`).toBe(strategy);
+            const token = /<meta name="linkhop-tap" content="([^"]+)">/.exec(String(response.body))?.[1];
+            expect(tokens.verify(token)?.strategy, `${ua} ${strategy}`).toBe(strategy);
+            const body = String(response.body ?? '').replaceAll(token ?? '', 'token');
             if (round === 1) bodies.set(strategy, body);
             else expect(body, `${strategy} from the cache`).toBe(bodies.get(strategy));
           }

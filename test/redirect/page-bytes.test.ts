@@ -1,7 +1,9 @@
 import { randomBytes } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
+import { type CompiledDestination, compileDestination } from '../../src/core/destination.js';
 import { BUILTIN_ESCAPE_CELLS, type EscapeStrategy } from '../../src/core/escape/index.js';
 import {
+  type ChooseStrategy,
   compileEscapePageParts,
   escapePageCsp,
   type PagePixel,
@@ -9,11 +11,12 @@ import {
   renderEscapePage,
 } from '../../src/core/pages/index.js';
 import { createPlatformTable } from '../../src/core/platforms/index.js';
-import { type CompiledDestination, compileDestination, resolveVisit } from '../../src/core/resolve.js';
+import { decideVisit, resolveVisit } from '../../src/core/resolve.js';
 import type { Visitor } from '../../src/core/visitor.js';
 import { createEscapeChooser } from '../../src/redirect/escape-choice.js';
 import { compilePageBytes } from '../../src/redirect/page-bytes.js';
 import { createVisitResponder } from '../../src/redirect/respond.js';
+import { linkEntryOf } from '../helpers/visits.js';
 
 /**
  * Escape pages are compiled once per (destination, cell, strategy, options) into bytes with holes for the
@@ -132,16 +135,29 @@ describe('compilePageBytes', () => {
 });
 
 describe('the visit responder serves compiled pages', () => {
+  /** The hosted decision for a link whose one destination is `compiled`, as the performer takes it. */
+  function decide(
+    compiled: CompiledDestination,
+    visitor: Visitor,
+    chooseFor: (key: string) => ChooseStrategy,
+  ) {
+    const facts = { visitor, country: null, nowMs: 0, random: Math.random, unlocked: false };
+    const decision = decideVisit(linkEntryOf(compiled), facts, 'visit', { chooseFor });
+    if (decision.kind !== 'escape') throw new Error('expected a page');
+    return decision;
+  }
+
   it('sends, for every cell and strategy, the page a fresh render gives, cached pages included', () => {
     let pick: EscapeStrategy | undefined;
+    const chooseFor = createEscapeChooser({ choose: () => pick });
     const respond = createVisitResponder({
       classify: () => {
         throw new Error('the visitor is given');
       },
       nonce: () => randomValues().nonce,
       redirectStatus: 302,
-      chooseFor: createEscapeChooser({ choose: () => pick }),
     });
+    const look = { branded: true, pixels: [], tapReportUrl: '/api/public/tap' };
     const visits = everyVisit();
     expect(visits.length).toBeGreaterThan(BUILTIN_ESCAPE_CELLS.length);
     // Twice round, in a shuffled order: the first visit of a page compiles it, the others reuse it.
@@ -149,23 +165,13 @@ describe('the visit responder serves compiled pages', () => {
     for (const { visitor, compiled, strategy } of rounds) {
       pick = strategy;
       const token = randomValues().token;
-      let used: EscapeStrategy | null = null;
-      const response = respond({}, compiled, {
-        visitor,
-        branded: true,
-        tap: {
-          reportUrl: '/api/public/tap',
-          issue: (_target, chosen) => {
-            used = chosen;
-            return token;
-          },
-        },
-      });
+      const chosen = decide(compiled, visitor, chooseFor);
+      const response = respond.fill(respond.escapePage(compiled, visitor, chosen, look), token);
       expect(response.status).toBe(200);
       const nonce = /'nonce-([^']+)'/.exec(response.headers['content-security-policy'] ?? '')?.[1] ?? '';
       const decision = resolveVisit(compiled, visitor, { choose: () => strategy });
       if (decision.kind !== 'escape') throw new Error('expected a page');
-      expect(used).toBe(decision.plan.strategy);
+      expect(chosen.plan.strategy).toBe(decision.plan.strategy);
       const fresh = renderEscapePage({
         target: decision.target,
         plan: decision.plan,
@@ -181,16 +187,18 @@ describe('the visit responder serves compiled pages', () => {
 
   it('gives two visits of one cell different nonces and tap tokens, each in its own page', () => {
     let tokens = 0;
+    const visitor = visitorOf({ inApp: 'instagram', os: 'android' });
     const respond = createVisitResponder({
-      classify: () => visitorOf({ inApp: 'instagram', os: 'android' }),
+      classify: () => visitor,
       nonce: () => randomValues().nonce,
       redirectStatus: 302,
     });
     const compiled = DESTINATIONS[0] as CompiledDestination;
+    const decision = resolveVisit(compiled, visitor);
+    if (decision.kind !== 'escape') throw new Error('expected a page');
+    const look = { branded: false, pixels: [], tapReportUrl: '/api/public/tap' };
     const visit = () =>
-      respond({}, compiled, {
-        tap: { reportUrl: '/api/public/tap', issue: () => `tok${++tokens}.sig${tokens}` },
-      });
+      respond.fill(respond.escapePage(compiled, visitor, decision, look), `tok${++tokens}.sig${tokens}`);
     const [first, second] = [visit(), visit()];
     const nonceOf = (response: typeof first) =>
       /'nonce-([^']+)'/.exec(response.headers['content-security-policy'] ?? '')?.[1];
