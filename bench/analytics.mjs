@@ -36,12 +36,12 @@ const { migrationProvider } = await import(`${DIST}store/migrations/index.js`);
 const { up } = await import(`${DIST}store/migrations/008-analytics.js`);
 const { featuresOf } = await import(`${DIST}tenancy/plans.js`);
 const { createAnalyticsService } = await import(`${DIST}analytics/service.js`);
-const { createClickBuffer } = await import(`${DIST}analytics/click-buffer.js`);
-const { addClicks, addOutcome, toRow } = await import(`${DIST}analytics/rollups.js`);
-const { Increments } = await import(`${DIST}analytics/increments.js`);
-const { insertMany, writeIncrements, BLOCKS_TABLE } = await import(`${DIST}analytics/bulk-insert.js`);
+const { createClickBuffer } = await import(`${DIST}analytics/write/click-buffer.js`);
+const { addClicks, addOutcome, toRow } = await import(`${DIST}analytics/write/rollups.js`);
+const { Increments } = await import(`${DIST}analytics/write/increments.js`);
+const { insertMany, writeIncrements, BLOCKS_TABLE } = await import(`${DIST}analytics/write/batch-repo.js`);
 const { packBlocks, blockValues } = await import(`${DIST}analytics/click-blocks.js`);
-const { createGroupCache } = await import(`${DIST}analytics/group-rollups.js`);
+const { createGroupCache } = await import(`${DIST}analytics/write/group-rollups.js`);
 
 const COUNTRIES =
   'US GB DE FR BR IN CA AU ES IT MX NL SE PL JP KR TR AR CO ID PH NG ZA EG SA AE CH AT BE PT'.split(' ');

@@ -38,7 +38,7 @@ const { openStore, migrateToLatest } = await import(`${DIST}store/database.js`);
 // SQLite's page cache as a server opens it (SQLITE_CACHE_MB, or the server's default).
 const { SQLITE_CACHE_MB_DEFAULT } = await import(`${DIST}config.js`);
 const sqliteCacheMb = Number(process.env.SQLITE_CACHE_MB || SQLITE_CACHE_MB_DEFAULT);
-const { createClickBuffer } = await import(`${DIST}analytics/click-buffer.js`);
+const { createClickBuffer } = await import(`${DIST}analytics/write/click-buffer.js`);
 const { createAnalyticsRepo } = await import(`${DIST}analytics/repo.js`);
 
 const COUNTRIES = 'US GB DE FR BR IN CA AU ES IT MX NL SE PL JP KR TR AR CO ID'.split(' ');

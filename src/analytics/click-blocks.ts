@@ -1,4 +1,4 @@
-import type { ClickRow } from './rollups.js';
+import type { ClickRow } from './model.js';
 
 /**
  * Raw clicks are stored packed: one `click_blocks` row per link per batch, its clicks a JSON array of

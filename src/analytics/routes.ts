@@ -5,7 +5,7 @@ import { z } from 'zod';
 import { contentResponse, errorResponses, idParams } from '../http/schemas.js';
 import { orgOf } from '../http/v1-auth.js';
 import { escapeCellRoutes } from './escape-routes.js';
-import { csvChunks, jsonChunks } from './export.js';
+import { csvChunks, jsonChunks } from './read/export.js';
 import type { AnalyticsService } from './service.js';
 
 /** Analytics reads (/v1 and the dashboard's /api twins) and the public tap beacon. */

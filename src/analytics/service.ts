@@ -1,15 +1,8 @@
 import { featureError } from '../errors.js';
 import type { Store } from '../store/database.js';
 import type { OrgContext } from '../tenancy/context.js';
-import { createEscapeCellReads } from './escape-cell-reads.js';
-import { outcomeOf } from './export.js';
-import {
-  type AppEvent,
-  createOutcomeRecorder,
-  isOutcome,
-  type OutcomeOutbox,
-  type TapEventData,
-} from './outcomes.js';
+import { createEscapeCellReads } from './read/escape-cell-reads.js';
+import { outcomeOf } from './read/export.js';
 import {
   type AnalyticsRepo,
   createAnalyticsRepo,
@@ -22,7 +15,14 @@ import {
   type Scope,
   SEP,
 } from './repo.js';
-import type { TapTokens } from './tap-tokens.js';
+import {
+  type AppEvent,
+  createOutcomeRecorder,
+  isOutcome,
+  type OutcomeOutbox,
+  type TapEventData,
+} from './write/outcomes.js';
+import type { TapTokens } from './write/tap-tokens.js';
 
 export type { AppEvent, TapEventData };
 

@@ -1,5 +1,5 @@
-import type { clickSink } from '../analytics/click-sink.js';
-import { writerThreadMemory } from '../analytics/click-thread.js';
+import type { clickSink } from '../analytics/write/click-sink.js';
+import { writerThreadMemory } from '../analytics/write/click-thread.js';
 import { createMetrics } from '../http/metrics.js';
 import { keysHeld } from '../http/rate-limit.js';
 import type { Store } from '../store/database.js';

@@ -1,5 +1,5 @@
 import type { Insertable, Selectable } from 'kysely';
-import { dropGroup, folderGroup, lockGroups } from '../analytics/group-rollups.js';
+import { dropGroup, folderGroup, lockGroups } from '../analytics/write/group-repo.js';
 import { type Executor, type Store, unitOfWork } from '../store/database.js';
 import type { FolderTable } from '../store/schema.js';
 

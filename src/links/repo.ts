@@ -1,5 +1,5 @@
 import { sql, type Transaction } from 'kysely';
-import { groupsOf, lockGroups, moveLinkGroups } from '../analytics/group-rollups.js';
+import { groupsOf, lockGroups, moveLinkGroups } from '../analytics/write/group-repo.js';
 import { type Store, unitOfWork } from '../store/database.js';
 import type { Database } from '../store/schema.js';
 import { expiredSql } from './expiry-repo.js';

@@ -1,8 +1,8 @@
 import { randomUUID } from 'node:crypto';
 import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type ClickInput, createClickBuffer } from '../../src/analytics/click-buffer.js';
 import { createAnalyticsRepo } from '../../src/analytics/repo.js';
+import { type ClickInput, createClickBuffer } from '../../src/analytics/write/click-buffer.js';
 import type { Store } from '../../src/store/database.js';
 import { storeKinds, type TestStore } from '../helpers/stores.js';
 import { analyticsStore, DAY, NOW, silent, storedClicks } from './setup.js';

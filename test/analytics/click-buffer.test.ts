@@ -1,10 +1,10 @@
 import { randomUUID } from 'node:crypto';
 import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type ClickInput, createClickBuffer } from '../../src/analytics/click-buffer.js';
-import { laneOf } from '../../src/analytics/click-lanes.js';
+import { splitWindow } from '../../src/analytics/read/rollup-reads.js';
 import { createAnalyticsRepo } from '../../src/analytics/repo.js';
-import { splitWindow } from '../../src/analytics/rollup-reads.js';
+import { type ClickInput, createClickBuffer } from '../../src/analytics/write/click-buffer.js';
+import { laneOf } from '../../src/analytics/write/click-lanes.js';
 import type { Store } from '../../src/store/database.js';
 import { storeKinds, type TestStore } from '../helpers/stores.js';
 import { analyticsStore, clickInput, NOW, storedClicks } from './setup.js';

@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
-import type { ClickInput } from '../../src/analytics/click-input.js';
-import { laneOf, takeLane } from '../../src/analytics/click-lanes.js';
+import type { ClickInput } from '../../src/analytics/write/click-input.js';
+import { laneOf, takeLane } from '../../src/analytics/write/click-lanes.js';
 
 const click = (linkId: string, at: number) => ({ linkId, at }) as ClickInput;
 

@@ -1,8 +1,8 @@
 import { type Kysely, sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createClickPartitions, monthOf } from '../../src/analytics/click-partitions.js';
-import { createClickRetention } from '../../src/analytics/click-retention.js';
 import { createAnalyticsRepo } from '../../src/analytics/repo.js';
+import { createClickPartitions, monthOf } from '../../src/analytics/write/click-partitions.js';
+import { createClickRetention } from '../../src/analytics/write/click-retention.js';
 import type { Link } from '../../src/links/schema.js';
 import type { Store } from '../../src/store/database.js';
 import { down, up } from '../../src/store/migrations/017-click-partitions.js';

@@ -1,12 +1,12 @@
 import { describe, expect, it } from 'vitest';
-import type { ClickInput } from '../../src/analytics/click-buffer.js';
+import type { ClickInput } from '../../src/analytics/write/click-buffer.js';
 import {
   createClickRingBuffer,
   createClickRingReader,
   createClickRingWriter,
   MAX_DICTIONARY,
   readCounters,
-} from '../../src/analytics/click-ring.js';
+} from '../../src/analytics/write/click-ring.js';
 import { ESCAPE_STRATEGIES } from '../../src/core/escape/index.js';
 import { clickInput, NOW } from './setup.js';
 

@@ -3,9 +3,9 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { ClickInput } from '../../src/analytics/click-buffer.js';
-import { createClickSpill } from '../../src/analytics/click-spill.js';
-import { createClickThread } from '../../src/analytics/click-thread.js';
+import type { ClickInput } from '../../src/analytics/write/click-buffer.js';
+import { createClickSpill } from '../../src/analytics/write/click-spill.js';
+import { createClickThread } from '../../src/analytics/write/click-thread.js';
 import { storeKinds, type TestStore } from '../helpers/stores.js';
 import { clickInput, NOW, storedClicks } from './setup.js';
 
@@ -13,7 +13,7 @@ import { clickInput, NOW, storedClicks } from './setup.js';
  * The writer thread as the server runs it: the built thread script (npm test builds before it tests),
  * its own connection to a real database, clicks handed over through the shared ring.
  */
-const THREAD = new URL('../../dist/analytics/click-writer-thread.js', import.meta.url);
+const THREAD = new URL('../../dist/analytics/write/click-writer-thread.js', import.meta.url);
 
 function logger() {
   const lines: { level: string; message: string }[] = [];

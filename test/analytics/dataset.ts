@@ -1,4 +1,4 @@
-import type { ClickInput } from '../../src/analytics/click-buffer.js';
+import type { ClickInput } from '../../src/analytics/write/click-buffer.js';
 import type { Link } from '../../src/links/schema.js';
 import type { OrgContext } from '../../src/tenancy/context.js';
 import { DAY, type Harness, makeOrg, NOW, TODAY } from './setup.js';

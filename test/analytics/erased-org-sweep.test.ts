@@ -1,8 +1,8 @@
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createClickPartitions } from '../../src/analytics/click-partitions.js';
-import { createClickRetention, sweepErasedOrganizations } from '../../src/analytics/click-retention.js';
 import { createAnalyticsRepo } from '../../src/analytics/repo.js';
+import { createClickPartitions } from '../../src/analytics/write/click-partitions.js';
+import { createClickRetention, sweepErasedOrganizations } from '../../src/analytics/write/click-retention.js';
 import type { Store } from '../../src/store/database.js';
 import { BASE_URL, type HostedHarness, startHosted } from '../helpers/hosted.js';
 import { storeKinds, type TestStore } from '../helpers/stores.js';

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
-import { createEscapeBandit } from '../../src/analytics/escape-bandit.js';
+import { createEscapeBandit } from '../../src/analytics/read/escape-bandit.js';
 import { cellKeyOf } from '../../src/core/escape/bandit.js';
 import type { EscapeStrategy } from '../../src/core/escape/index.js';
 import type { Link } from '../../src/links/schema.js';

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createClickThread } from '../../src/analytics/click-thread.js';
+import { DAY_MS } from '../../src/analytics/model.js';
 import { createAnalyticsRepo } from '../../src/analytics/repo.js';
-import { DAY_MS } from '../../src/analytics/rollups.js';
+import { createClickThread } from '../../src/analytics/write/click-thread.js';
 import { ESCAPE_STRATEGIES } from '../../src/core/escape/index.js';
 import { storeKinds, type TestStore } from '../helpers/stores.js';
 import { clickInput, NOW, silent } from './setup.js';
@@ -11,7 +11,7 @@ import { clickInput, NOW, silent } from './setup.js';
  * bits of the ring's head word) into the shared ring, the built writer thread reads it and rolls it up
  * into its cell on its own connection.
  */
-const THREAD = new URL('../../dist/analytics/click-writer-thread.js', import.meta.url);
+const THREAD = new URL('../../dist/analytics/write/click-writer-thread.js', import.meta.url);
 
 describe.each(storeKinds)('escape strategies across the click writer thread on $name', (kind) => {
   let testStore: TestStore;

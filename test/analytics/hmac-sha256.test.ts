@@ -1,6 +1,6 @@
 import { createHmac, randomBytes } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
-import { createHmacSha256 } from '../../src/analytics/hmac-sha256.js';
+import { createHmacSha256 } from '../../src/analytics/write/hmac-sha256.js';
 
 describe('createHmacSha256', () => {
   it('gives the bytes of createHmac for any text and key, one signer reused', () => {

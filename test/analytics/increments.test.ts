@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { type Increment, Increments } from '../../src/analytics/increments.js';
+import { type Increment, Increments } from '../../src/analytics/write/increments.js';
 
 /** The reference order: every row compared column by column, as the rollup tables' primary keys do. */
 function byColumns(columns: (keyof Increment)[]) {

@@ -1,9 +1,9 @@
 import { randomUUID } from 'node:crypto';
 import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createOutcomeWriter, type OutcomeOutbox } from '../../src/analytics/outcomes.js';
+import type { OutcomeRow } from '../../src/analytics/model.js';
 import { createAnalyticsRepo } from '../../src/analytics/repo.js';
-import type { OutcomeRow } from '../../src/analytics/rollups.js';
+import { createOutcomeWriter, type OutcomeOutbox } from '../../src/analytics/write/outcomes.js';
 import { storeKinds, type TestStore } from '../helpers/stores.js';
 import { analyticsStore, NOW } from './setup.js';
 

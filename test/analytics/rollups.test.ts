@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { Increments } from '../../src/analytics/increments.js';
-import { addClick, addClicks, type ClickRow, toRow } from '../../src/analytics/rollups.js';
+import type { ClickRow } from '../../src/analytics/model.js';
+import { Increments } from '../../src/analytics/write/increments.js';
+import { addClick, addClicks, toRow } from '../../src/analytics/write/rollups.js';
 import { clickInput, DAY, NOW } from './setup.js';
 
 /**

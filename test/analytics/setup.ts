@@ -3,7 +3,6 @@ import Fastify, { type FastifyInstance } from 'fastify';
 import { serializerCompiler, validatorCompiler } from 'fastify-type-provider-zod';
 import type { Kysely } from 'kysely';
 import { type StoredClick, unpackBlock } from '../../src/analytics/click-blocks.js';
-import { type ClickInput, createClickBuffer } from '../../src/analytics/click-buffer.js';
 import { analyticsRoutes, dashboardAnalyticsRoutes, tapRoutes } from '../../src/analytics/routes.js';
 import {
   type AnalyticsService,
@@ -11,7 +10,8 @@ import {
   createAnalyticsService,
   type TapEventData,
 } from '../../src/analytics/service.js';
-import { createTapTokens, type TapTokens } from '../../src/analytics/tap-tokens.js';
+import { type ClickInput, createClickBuffer } from '../../src/analytics/write/click-buffer.js';
+import { createTapTokens, type TapTokens } from '../../src/analytics/write/tap-tokens.js';
 import { createPlatformTable } from '../../src/core/platforms/index.js';
 import { hostedErrorHandler } from '../../src/http/errors.js';
 import { createLinkRepo } from '../../src/links/repo.js';

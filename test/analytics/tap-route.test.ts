@@ -3,7 +3,7 @@ import type { FastifyInstance } from 'fastify';
 import { sql } from 'kysely';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { createAnalyticsService } from '../../src/analytics/service.js';
-import { createTapTokens, type TapIssue } from '../../src/analytics/tap-tokens.js';
+import { createTapTokens, type TapIssue } from '../../src/analytics/write/tap-tokens.js';
 import { createGuardedFetcher } from '../../src/net/guarded-fetch.js';
 import type { OrgContext } from '../../src/tenancy/context.js';
 import { createSecretBox } from '../../src/webhooks/secret-box.js';

@@ -6,7 +6,7 @@ import {
   createRedisOneShot,
   createTapTokens,
   type TapIssue,
-} from '../../src/analytics/tap-tokens.js';
+} from '../../src/analytics/write/tap-tokens.js';
 import { connectRedis, redisSkipReason } from '../helpers/redis.js';
 
 const SECRET = 'tap-token-test-secret-0123456789abcdef';

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { cityOf, isoTimeOf, referrerHostOf } from '../../src/analytics/visit.js';
+import { cityOf, isoTimeOf, referrerHostOf } from '../../src/analytics/write/visit.js';
 
 describe('visit headers for the click row', () => {
   it('referrer host: lowercased host of an absolute URL, null otherwise', () => {

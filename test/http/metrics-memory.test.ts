@@ -6,7 +6,7 @@ import { pathToFileURL } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createAccountRepo } from '../../src/accounts/repo.js';
 import { createAccountService } from '../../src/accounts/service.js';
-import { createClickThread } from '../../src/analytics/click-thread.js';
+import { createClickThread } from '../../src/analytics/write/click-thread.js';
 import type { Composed } from '../../src/app.js';
 import { createAuditRepo } from '../../src/audit/repo.js';
 import { createAuditLog } from '../../src/audit/service.js';

@@ -1,7 +1,7 @@
 import { randomBytes, randomUUID } from 'node:crypto';
-import type { ClickInput } from '../../src/analytics/click-buffer.js';
+import { DAY_MS } from '../../src/analytics/model.js';
 import { createAnalyticsRepo } from '../../src/analytics/repo.js';
-import { DAY_MS } from '../../src/analytics/rollups.js';
+import type { ClickInput } from '../../src/analytics/write/click-buffer.js';
 import type { Link } from '../../src/links/schema.js';
 import { FakeSocialProvider } from '../fakes/social-provider.js';
 import { addVerifiedDomain } from '../helpers/domains.js';

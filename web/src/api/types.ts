@@ -4,7 +4,7 @@
  * the routes validate; the rest follow hosted-service.md section 2 and decisions.md word for word.
  */
 import type { z } from 'zod';
-import type { EscapeCells } from '../../../src/analytics/escape-cell-reads.js';
+import type { EscapeCells } from '../../../src/analytics/read/escape-cell-reads.js';
 import type { Contact, ContactDetail } from '../../../src/audience/service.js';
 import type { BioPage, BioStats, Block, Theme } from '../../../src/bio/schema.js';
 import type { Segment, SegmentFilter } from '../../../src/broadcasts/segments.js';

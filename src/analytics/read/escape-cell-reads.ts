@@ -1,7 +1,8 @@
-import type { CellOutcomes } from '../core/escape/bandit.js';
-import type { OrgContext } from '../tenancy/context.js';
-import { ALL_ORGS, CELL, CELL_OUTCOME, type CellRow, cellOutcomes, cellRows } from './escape-cells.js';
-import type { AnalyticsRepo, DayRange, Scope } from './repo.js';
+import type { CellOutcomes } from '../../core/escape/bandit.js';
+import type { OrgContext } from '../../tenancy/context.js';
+import { ALL_ORGS, CELL, CELL_OUTCOME, type CellRow, cellOutcomes, cellRows } from '../escape-cells.js';
+import type { DayRange, Scope } from '../model.js';
+import type { RollupReads } from './rollup-reads.js';
 
 /**
  * The reads of the per-cell rollups: an organization's table (GET /v1/analytics/escape and its /api twin)
@@ -24,7 +25,7 @@ export interface EscapeCells {
 }
 
 export interface EscapeCellReadsDeps {
-  repo: Pick<AnalyticsRepo, 'sums'>;
+  repo: Pick<RollupReads, 'sums'>;
   links: { get(ctx: OrgContext, id: string): Promise<unknown> };
   configured: boolean;
   /** The `days` whole UTC days ending today, clamped to 1..90 (the service's window). */

@@ -1,8 +1,8 @@
 import { appendFileSync, mkdirSync, readdirSync, readFileSync, unlinkSync } from 'node:fs';
 import { join } from 'node:path';
+import type { OutcomeRow } from '../model.js';
 import type { BufferLogger } from './click-buffer.js';
 import { processAlive } from './click-spill.js';
-import type { OutcomeRow } from './rollups.js';
 
 /**
  * Tap outcomes the store refused (the token already redeemed, so the beacon cannot be asked again): held

@@ -1,7 +1,7 @@
 import { existsSync, readdirSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { Worker } from 'node:worker_threads';
-import type { ThreadMemory } from '../http/metrics.js';
+import type { ThreadMemory } from '../../http/metrics.js';
 import type { BufferLogger, ClickBufferStats, ClickInput } from './click-buffer.js';
 import { createClickRingBuffer, createClickRingWriter, readCounters } from './click-ring.js';
 import type { ClickWriterThreadData } from './click-writer-thread.js';

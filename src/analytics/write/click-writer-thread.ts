@@ -1,7 +1,7 @@
 // First: keeps Node's tick-object maps alive before anything else runs (src/keep-tick-maps.ts).
-import '../keep-tick-maps.js';
+import '../../keep-tick-maps.js';
 import { type MessagePort, parentPort, workerData } from 'node:worker_threads';
-import { openStore } from '../store/database.js';
+import { openStore } from '../../store/database.js';
 import { createClickBuffer } from './click-buffer.js';
 import { createClickRingReader } from './click-ring.js';
 import { createClickSpill } from './click-spill.js';

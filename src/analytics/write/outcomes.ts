@@ -1,8 +1,8 @@
 import type { Transaction } from 'kysely';
-import type { Database } from '../store/schema.js';
-import type { WebhookEvent } from '../webhooks/schema.js';
-import type { AnalyticsRepo } from './repo.js';
-import { DAY_MS, OUTCOMES, type Outcome, type OutcomeRow } from './repo.js';
+import type { Database } from '../../store/schema.js';
+import type { WebhookEvent } from '../../webhooks/schema.js';
+import { DAY_MS, OUTCOMES, type Outcome, type OutcomeRow } from '../model.js';
+import type { WriteRepo } from './repo.js';
 import type { TapContext, TapTokens } from './tap-tokens.js';
 
 export type AppEvent = 'app.opened' | 'app.browser' | 'app.broken';
@@ -25,7 +25,7 @@ export interface OutcomeOutbox {
  * nudged after the commit. Used for a fresh report and for a held one replayed after an outage: either way
  * the outcome and its event are both stored or neither, once.
  */
-export function createOutcomeWriter(repo: Pick<AnalyticsRepo, 'insertOutcome'>, outbox: OutcomeOutbox) {
+export function createOutcomeWriter(repo: Pick<WriteRepo, 'insertOutcome'>, outbox: OutcomeOutbox) {
   return async (row: OutcomeRow): Promise<boolean> => {
     const event = row.event;
     let queued = 0;
@@ -43,7 +43,7 @@ export function createOutcomeWriter(repo: Pick<AnalyticsRepo, 'insertOutcome'>, 
 }
 
 export interface OutcomeRecorderDeps {
-  repo: Pick<AnalyticsRepo, 'insertOutcome'>;
+  repo: Pick<WriteRepo, 'insertOutcome'>;
   /** ANALYTICS=off: nothing is stored, but the webhook event still goes out once per tap. */
   analytics: boolean;
   tapTokens: Pick<TapTokens, 'redeem' | 'verify'>;

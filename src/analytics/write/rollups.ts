@@ -1,9 +1,7 @@
-import type { AnalyticsTables } from '../store/migrations/008-analytics.js';
-import type { ClickBatchTables } from '../store/migrations/013-click-batches.js';
-import type { Database } from '../store/schema.js';
+import { ALL_ORGS, CELL, CELL_OUTCOME, cellValueOf } from '../escape-cells.js';
+import { type ClickRow, DAY_MS, type OutcomeRow, SEP, WEEK, weekOf } from '../model.js';
 import { BatchNumbers } from './batch-numbers.js';
 import type { ClickInput } from './click-input.js';
-import { ALL_ORGS, CELL, CELL_OUTCOME, cellValueOf } from './escape-cells.js';
 import type { Increments, RollupScope } from './increments.js';
 
 /**
@@ -11,85 +9,8 @@ import type { Increments, RollupScope } from './increments.js';
  * The batch writer and the bench share it, so seeded data and live data are rolled up the same way.
  */
 
-export type AnalyticsDatabase = Database & AnalyticsTables & ClickBatchTables;
-
-export const DAY_MS = 86_400_000;
-export const OUTCOMES = ['opened', 'browser', 'broken'] as const;
-export type Outcome = (typeof OUTCOMES)[number];
-/** Separates the two parts of a compound rollup value (`platform|outcome`, `variant|outcome`). */
-export const SEP = '|';
-
-/** The organization's links a read covers; no filter means the whole organization. */
-export interface Scope {
-  orgId: string;
-  linkId?: string | undefined;
-  folderId?: string | undefined;
-  tag?: string | undefined;
-}
-
-/** A raw human click as the export writes it. */
-export interface ExportRow {
-  id: string;
-  at: number;
-  link_id: string;
-  slug: string;
-  variant: number | null;
-  routed: string | null;
-  country: string | null;
-  city: string | null;
-  device: string;
-  source_app: string | null;
-  referrer_host: string | null;
-  platform_key: string | null;
-  tap_id: string | null;
-  outcome: string | null;
-}
-
-export interface OutcomeRow {
-  tapId: string;
-  orgId: string;
-  linkId: string;
-  day: number;
-  outcome: Outcome;
-  variant: number | null;
-  platformKey: string | null;
-  /** The tap's in-app browser, OS and escape strategy, for the per-cell rollups (absent on older rows). */
-  sourceApp?: string | null;
-  device?: string | null;
-  strategy?: string | null;
-  at: number;
-  /**
-   * The webhook event the outcome emits, queued in the outbox in the outcome's own transaction (it travels
-   * with a row held through a database outage, so the event is neither lost nor sent twice).
-   */
-  event?: { name: string; data: unknown };
-}
-
 export const cut = (value: string | null | undefined, max: number): string | null =>
   value ? value.slice(0, max) : null;
-export const num = (value: unknown): number => Number(value ?? 0);
-
-/** A click as stored: `ClickInput` checked and trimmed to the stored sizes. */
-export interface ClickRow {
-  org_id: string;
-  link_id: string;
-  /** Epoch milliseconds. */
-  at: number;
-  bot: 0 | 1;
-  variant: number | null;
-  routed: string | null;
-  country: string | null;
-  city: string | null;
-  device: string;
-  source_app: string | null;
-  referrer_host: string | null;
-  platform_key: string | null;
-  tap_id: string | null;
-  /** The escape strategy of the page served (escape-cells.ts); rolled up, never stored raw. */
-  strategy?: string | null;
-  /** 1 for a visit to an expired link (issue #20), kept in the raw block: its outcome is `expired`. */
-  expired?: 0 | 1;
-}
 
 const COUNTRY = /^[A-Za-z]{2}$/;
 
@@ -115,8 +36,6 @@ export function toRow(click: ClickInput): ClickRow {
 }
 
 const HOURS = Array.from({ length: 24 }, (_, hour) => String(hour));
-/** Suffix of the organization's 7-day rows: day holds the block's first epoch day (a multiple of 7). */
-export const WEEK = '/w';
 const WEEKLY = new Map(
   [
     'total',
@@ -133,7 +52,6 @@ const WEEKLY = new Map(
     CELL_OUTCOME,
   ].map((dimension) => [dimension, `${dimension}${WEEK}`]),
 );
-export const weekOf = (day: number): number => day - (day % 7);
 
 /**
  * Where a click or an outcome counts: its link's day (none for organization-only counts), the

@@ -1,12 +1,12 @@
-import type { Kysely } from 'kysely';
-import { clickColumns, clickId, oldestFirst, type StoredClick, unpackBlock } from './click-blocks.js';
-import { type createRollupReads, isWhole } from './rollup-reads.js';
-import { type AnalyticsDatabase, type ExportRow, num, type Scope } from './rollups.js';
+import { clickColumns, clickId, oldestFirst, type StoredClick, unpackBlock } from '../click-blocks.js';
+import { type ExportRow, num, type Scope } from '../model.js';
+import type { ClickRepo, NewestCursor, OldestCursor } from './click-repo.js';
 
 /**
  * The two reads of raw clicks, over packed blocks. Blocks of one link can overlap in time (two instances
  * writing at once), so neither read trusts block order alone: each merges by click time, and stops reading
- * blocks only when no later block can hold a click that belongs before what it has.
+ * blocks only when no later block can hold a click that belongs before what it has. Their SQL is in
+ * click-repo.ts.
  */
 
 /** Blocks fetched per query. */
@@ -31,46 +31,15 @@ export interface ListedClick {
   outcome: string | null;
 }
 
-export function createClickReads(
-  db: Kysely<AnalyticsDatabase>,
-  linkIds: ReturnType<typeof createRollupReads>['linkIds'],
-) {
+export function createClickReads(repo: ClickRepo) {
   /** The reported outcome of each tap id given (taps without one are absent). */
   async function outcomes(tapIds: readonly string[]): Promise<Map<string, string>> {
     const found = new Map<string, string>();
     for (let i = 0; i < tapIds.length; i += TAPS_PER_LOOKUP) {
-      const rows = await db
-        .selectFrom('tap_outcomes')
-        .select(['tap_id', 'outcome'])
-        .where('tap_id', 'in', tapIds.slice(i, i + TAPS_PER_LOOKUP))
-        .execute();
+      const rows = await repo.tapOutcomes(tapIds.slice(i, i + TAPS_PER_LOOKUP));
       for (const row of rows) found.set(row.tap_id, row.outcome);
     }
     return found;
-  }
-
-  /**
-   * The packed clicks of some of one link's blocks, by block id. Their `last_at` range keeps the lookup to
-   * a short stretch of the (link_id, last_at) index however many blocks the link has.
-   */
-  async function blockData(
-    linkId: string,
-    heads: readonly { id: number | string; last_at: number | string }[],
-  ): Promise<Map<number, string>> {
-    const lasts = heads.map((head) => num(head.last_at));
-    const rows = await db
-      .selectFrom('click_blocks')
-      .select(['id', 'data'])
-      .where('link_id', '=', linkId)
-      .where('last_at', '>=', Math.min(...lasts))
-      .where('last_at', '<=', Math.max(...lasts))
-      .where(
-        'id',
-        'in',
-        heads.map((head) => num(head.id)),
-      )
-      .execute();
-    return new Map(rows.map((row) => [num(row.id), row.data]));
   }
 
   const tapIdsOf = (clicks: readonly StoredClick[]): string[] =>
@@ -82,30 +51,11 @@ export function createClickReads(
       const want = offset + limit;
       // The newest `want` clicks seen so far, newest first.
       let kept: StoredClick[] = [];
-      let after: { lastAt: number; id: number } | null = null;
+      let after: NewestCursor | null = null;
       read: for (;;) {
         // Block headers first, without their clicks: how many humans each holds decides which blocks'
         // data is worth fetching, so a busy link's large blocks are not read 32 at a time for 50 clicks.
-        let query = db
-          .selectFrom('click_blocks')
-          .select(['id', 'first_at', 'last_at', 'humans'])
-          .where('link_id', '=', linkId)
-          .where('last_at', '>=', fromMs)
-          .where('humans', '>', 0);
-        const cursor = after;
-        if (cursor) {
-          query = query.where((eb) =>
-            eb.or([
-              eb('last_at', '<', cursor.lastAt),
-              eb.and([eb('last_at', '=', cursor.lastAt), eb('id', '<', cursor.id)]),
-            ]),
-          );
-        }
-        const heads = await query
-          .orderBy('last_at', 'desc')
-          .orderBy('id', 'desc')
-          .limit(BLOCKS_PER_READ)
-          .execute();
+        const heads = await repo.blockHeads(linkId, fromMs, after, BLOCKS_PER_READ);
         for (let next = 0; next < heads.length; ) {
           // The next blocks whose humans cover what is still missing (one at least, to settle overlaps).
           let missing = want - kept.length;
@@ -113,7 +63,7 @@ export function createClickReads(
           do missing -= num(heads[end]?.humans ?? 0);
           while (++end < heads.length && missing > 0);
           const chosen = heads.slice(next, end);
-          const data = await blockData(linkId, chosen);
+          const data = await repo.blockData(linkId, chosen);
           for (const block of chosen) {
             const lastAt = num(block.last_at);
             // Every click of this block and of the ones after it is older than the last one kept.
@@ -169,30 +119,9 @@ export function createClickReads(
         }
       }
 
-      let after: { firstAt: number; id: number } | null = null;
+      let after: OldestCursor | null = null;
       for (;;) {
-        let query = db
-          .selectFrom('click_blocks as b')
-          .innerJoin('links', 'links.id', 'b.link_id')
-          .select(['b.id', 'b.first_at', 'b.link_id', 'b.data', 'links.slug'])
-          .where('b.org_id', '=', scope.orgId)
-          .where('b.last_at', '>=', fromMs)
-          .where('b.humans', '>', 0);
-        if (!isWhole(scope)) query = query.where('b.link_id', 'in', linkIds(scope));
-        const cursor = after;
-        if (cursor) {
-          query = query.where((eb) =>
-            eb.or([
-              eb('b.first_at', '>', cursor.firstAt),
-              eb.and([eb('b.first_at', '=', cursor.firstAt), eb('b.id', '>', cursor.id)]),
-            ]),
-          );
-        }
-        const blocks = await query
-          .orderBy('b.first_at', 'asc')
-          .orderBy('b.id', 'asc')
-          .limit(BLOCKS_PER_READ)
-          .execute();
+        const blocks = await repo.exportBlocks(scope, fromMs, after, BLOCKS_PER_READ);
         for (const block of blocks) {
           const firstAt = num(block.first_at);
           // Blocks come by first click: whatever is older than this block's first click is final.

@@ -1,4 +1,4 @@
-import type { EscapeStrategy } from '../core/escape/index.js';
+import type { EscapeStrategy } from '../../core/escape/index.js';
 
 /** One visit to a hosted link, as the redirect saw it. */
 export interface ClickInput {

@@ -1,6 +1,6 @@
-import { sql } from 'kysely';
-import type { Store } from '../store/database.js';
+import type { Store } from '../../store/database.js';
 import type { ClickPartitions } from './click-partitions.js';
+import { ANALYTICS_TABLES, createRetentionRepo } from './retention-repo.js';
 
 /**
  * The raw clicks' housekeeping, off the request path: at start and then every `intervalMs`, PostgreSQL
@@ -31,37 +31,6 @@ const ERASED_SWEEP_DAYS = 30;
 const SWEEP_BATCH = 500;
 
 /**
- * The analytics tables an organization's rows live in (ORG_TABLES in src/accounts/erase-repo.ts), each
- * with how a batch of one organization's rows is picked through an index: `click_rollups` is keyed by
- * link first, so its rows are found through the organization's links (an erased organization keeps them).
- */
-const ANALYTICS_TABLES = [
-  { table: 'click_blocks', key: ['id'], byLinks: false },
-  { table: 'tap_outcomes', key: ['tap_id'], byLinks: false },
-  { table: 'click_rollups', key: ['link_id', 'day', 'dimension', 'value'], byLinks: true },
-  { table: 'org_rollups', key: ['org_id', 'dimension', 'day', 'value'], byLinks: false },
-  { table: 'group_rollups', key: ['org_id', 'grp', 'dimension', 'day', 'value'], byLinks: false },
-] as const;
-
-type SweptTable = (typeof ANALYTICS_TABLES)[number];
-
-/** Deletes one batch of the organization's rows in `table`; answers how many went. */
-async function deleteBatch(
-  store: Store,
-  { table, key, byLinks }: SweptTable,
-  orgId: string,
-): Promise<number> {
-  const columns = sql.join(key.map((column) => sql.ref(column)));
-  const owned = byLinks
-    ? sql`link_id in (select id from links where org_id = ${orgId}) and org_id = ${orgId}`
-    : sql`org_id = ${orgId}`;
-  // Row values with a bounded subquery: neither dialect has a portable DELETE ... LIMIT.
-  const result = await sql`delete from ${sql.table(table)} where (${columns}) in (
-      select ${columns} from ${sql.table(table)} where ${owned} limit ${SWEEP_BATCH})`.execute(store.db);
-  return Number(result.numAffectedRows ?? 0);
-}
-
-/**
  * Every analytics row left for organizations erased since `sinceIso`, in batches that yield between them.
  * Answers how many rows went per table (only tables that had some).
  */
@@ -69,17 +38,13 @@ export async function sweepErasedOrganizations(
   store: Store,
   sinceIso: string,
 ): Promise<Record<string, number>> {
-  const erased = await store.db
-    .selectFrom('organizations')
-    .select('id')
-    .where('deleted_at', 'is not', null)
-    .where('deleted_at', '>=', sinceIso)
-    .execute();
+  const repo = createRetentionRepo(store);
+  const erased = await repo.erasedSince(sinceIso);
   const swept: Record<string, number> = {};
   for (const { id } of erased) {
     for (const table of ANALYTICS_TABLES) {
       for (;;) {
-        const deleted = await deleteBatch(store, table, id);
+        const deleted = await repo.deleteBatch(table, id, SWEEP_BATCH);
         if (deleted > 0) swept[table.table] = (swept[table.table] ?? 0) + deleted;
         if (deleted < SWEEP_BATCH) break;
         await new Promise((resolve) => setImmediate(resolve));

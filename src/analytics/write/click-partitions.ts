@@ -1,12 +1,12 @@
-import { type Kysely, sql } from 'kysely';
-import type { Store } from '../store/database.js';
-import type { Database } from '../store/schema.js';
+import type { Store } from '../../store/database.js';
+import { createPartitionRepo } from './partition-repo.js';
 
 /**
  * The raw clicks' growth (issue 19). PostgreSQL: `click_blocks` is partitioned by month of `first_at`
  * (migration 017); partitions are created ahead (the retention job) and on demand (the writer, for a
  * month it has not seen), and retention drops whole months past the window. SQLite: retention deletes old
  * blocks a small batch at a time. Neither ever touches a rollup: counts stay whole after raw clicks go.
+ * The SQL is in partition-repo.ts.
  */
 
 const PARTITION = /^click_blocks_p(\d{4})_(\d{2})$/;
@@ -29,7 +29,7 @@ export function monthOf(ms: number): MonthPartition {
 }
 
 export function createClickPartitions(store: Store) {
-  const db = store.db as Kysely<Database>;
+  const repo = createPartitionRepo(store);
   const postgres = store.dialect === 'postgres';
   /** Months known to have their partition (or tried): the writer asks once per month, not per batch. */
   const known = new Set<string>();
@@ -39,17 +39,12 @@ export function createClickPartitions(store: Store) {
     if (!postgres || known.has(month.name)) return true;
     known.add(month.name);
     try {
-      await sql
-        .raw(
-          `create table if not exists ${month.name} partition of click_blocks for values from (${month.from}) to (${month.to})`,
-        )
-        .execute(db);
+      await repo.createPartition(month);
       return true;
     } catch {
       // Another instance created it at the same moment (it exists now), or DEFAULT already holds rows of
       // that month (they stay there, and are kept or dropped by retention like any other).
-      const exists = await sql`select to_regclass(${month.name}) as name`.execute(db);
-      return Boolean((exists.rows[0] as { name: unknown } | undefined)?.name);
+      return repo.exists(month.name);
     }
   }
 
@@ -85,11 +80,10 @@ export function createClickPartitions(store: Store) {
           .filter((part) => part.to <= cutoffMs)
           .map((part) => part.name);
         for (const name of partitions) {
-          await sql.raw(`drop table if exists ${name}`).execute(db);
+          await repo.dropPartition(name);
           known.delete(name);
         }
-        const deleted = await sql`delete from click_blocks_default where last_at < ${cutoffMs}`.execute(db);
-        return { partitions, blocks: Number(deleted.numAffectedRows ?? 0) };
+        return { partitions, blocks: await repo.deleteDefaultBefore(cutoffMs) };
       }
       return { partitions: [], blocks: await deleteOldSqlite(cutoffMs) };
     },
@@ -97,12 +91,8 @@ export function createClickPartitions(store: Store) {
 
   /** The month partitions of `click_blocks` in the store's schema. */
   async function listPartitions(): Promise<MonthPartition[]> {
-    const result = await sql<{ name: string }>`
-      select c.relname as name from pg_inherits i
-      join pg_class c on c.oid = i.inhrelid
-      where i.inhparent = 'click_blocks'::regclass`.execute(db);
-    return result.rows.flatMap((row) => {
-      const match = PARTITION.exec(row.name);
+    return (await repo.partitionNames()).flatMap((name) => {
+      const match = PARTITION.exec(name);
       return match ? [monthOf(Date.UTC(Number(match[1]), Number(match[2]) - 1, 1))] : [];
     });
   }
@@ -116,18 +106,9 @@ export function createClickPartitions(store: Store) {
     let deleted = 0;
     let after = 0;
     for (;;) {
-      const rows = await db
-        .selectFrom('click_blocks')
-        .select(['id', 'last_at'])
-        .where('id', '>', after)
-        .orderBy('id')
-        .limit(SQLITE_BATCH)
-        .execute();
+      const rows = await repo.blocksAfter(after, SQLITE_BATCH);
       const old = rows.filter((row) => Number(row.last_at) < cutoffMs).map((row) => Number(row.id));
-      if (old.length > 0) {
-        const result = await db.deleteFrom('click_blocks').where('id', 'in', old).executeTakeFirst();
-        deleted += Number(result.numDeletedRows);
-      }
+      if (old.length > 0) deleted += await repo.deleteBlocks(old);
       if (old.length === 0 || rows.length < SQLITE_BATCH) return deleted;
       after = Number(rows.at(-1)?.id ?? after);
       // Off the request path: let the event loop serve what waits between two batches.

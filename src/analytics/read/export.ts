@@ -1,5 +1,5 @@
-import { csvCell } from '../core/csv.js';
-import type { ExportRow } from './repo.js';
+import { csvCell } from '../../core/csv.js';
+import type { ExportRow } from '../model.js';
 
 /**
  * The analytics export as a stream of text chunks, CSV or JSON, built page by page so a 90-day export of

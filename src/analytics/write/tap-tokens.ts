@@ -1,7 +1,7 @@
 import { createHmac, timingSafeEqual } from 'node:crypto';
 import type { Redis } from 'ioredis';
-import { isEscapeStrategy } from '../core/escape/bandit.js';
-import type { EscapeStrategy } from '../core/escape/index.js';
+import { isEscapeStrategy } from '../../core/escape/bandit.js';
+import type { EscapeStrategy } from '../../core/escape/index.js';
 import { createHmacSha256 } from './hmac-sha256.js';
 
 /**

@@ -1,9 +1,9 @@
 import { randomUUID } from 'node:crypto';
-import type { Store } from '../store/database.js';
+import type { Store } from '../../store/database.js';
 import type { ClickInput } from './click-input.js';
 import { takeLane } from './click-lanes.js';
 import type { ClickSpill } from './click-spill.js';
-import { type AnalyticsRepo, createAnalyticsRepo } from './repo.js';
+import { createWriteRepo, type WriteRepo } from './repo.js';
 
 export type { ClickInput } from './click-input.js';
 
@@ -97,8 +97,8 @@ export function createClickBuffer(options: ClickBufferOptions) {
   );
   const maxBuffered = Math.max(options.maxBuffered ?? (postgres ? 400_000 : 100_000), backlogRows);
   const { logger, spill } = options;
-  const repo = options.write ? null : createAnalyticsRepo(options.store);
-  const write = options.write ?? (repo as AnalyticsRepo).writeClicks;
+  const repo = options.write ? null : createWriteRepo(options.store);
+  const write = options.write ?? (repo as WriteRepo).writeClicks;
   const enabled = options.enabled ?? true;
   // SQLite commits are not ambiguous (no connection to lose): its batches need no id, only segments.
   const idEveryBatch = postgres;

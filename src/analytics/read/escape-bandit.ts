@@ -7,8 +7,8 @@ import {
   type CellOutcomes,
   drawStrategy,
   sameList,
-} from '../core/escape/bandit.js';
-import type { EscapeStrategy } from '../core/escape/index.js';
+} from '../../core/escape/bandit.js';
+import type { EscapeStrategy } from '../../core/escape/index.js';
 
 /**
  * The bandit as the hosted redirect uses it: a table of per-cell allocations rebuilt off the request path

@@ -1,4 +1,4 @@
-import { ESCAPE_STRATEGIES } from '../core/escape/index.js';
+import { ESCAPE_STRATEGIES } from '../../core/escape/index.js';
 import type { ClickInput } from './click-buffer.js';
 
 /**

@@ -1,12 +1,12 @@
 import type SQLite from 'better-sqlite3';
 import { CompiledQuery, type Kysely, type Transaction } from 'kysely';
-import type { Dialect } from '../store/database.js';
+import type { Dialect } from '../../store/database.js';
 
 type SqliteDatabase = SQLite.Database;
 
+import type { AnalyticsDatabase } from '../model.js';
 import type { GroupCache } from './group-rollups.js';
 import type { Increments } from './increments.js';
-import type { AnalyticsDatabase } from './rollups.js';
 
 /** The batch writer's inserts: raw click rows and rollup increments, many rows per statement. */
 

@@ -1,6 +1,6 @@
 import type { Logger } from 'pino';
-import type { Config } from '../config.js';
-import type { Store } from '../store/database.js';
+import type { Config } from '../../config.js';
+import type { Store } from '../../store/database.js';
 import { createClickBuffer } from './click-buffer.js';
 import { createClickSpill } from './click-spill.js';
 import { clickWriterThreadFile, createClickThread } from './click-thread.js';
