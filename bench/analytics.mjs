@@ -2,7 +2,7 @@
 // a build): seeds N clicks (default 1,000,000) over 90 days across the links (1,000) of one organization,
 // then times the analytics reads (p50 and p90 of BENCH_RUNS) on SQLite and, when DATABASE_URL_TEST is set,
 // PostgreSQL (--db picks one); last, the batch writer's throughput. The seed goes through the writer's own
-// row, rollup and group-rollup code (src/analytics/rollups.ts, group-rollups.ts), a transaction per day.
+// row, rollup and group-rollup code (src/analytics/write/rollups.ts, group-rollups.ts), a transaction per day.
 import { mkdtempSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
