@@ -207,7 +207,9 @@ say "podman stop -> exit code $code in $(elapsed "$t")"
 COMPOSE_PROJECT="linkhop-container-check"
 compose_files=(-f compose.yaml)
 compose() {
-  SESSION_SECRET="${compose_secret:-unused}" podman-compose --podman-args="--runtime runc --cgroup-manager=cgroupfs --events-backend=file" \
+  # The check reaches the stack at localhost:8080, compose.yaml's default BASE_URL: said here, so that a
+  # BASE_URL in the caller's environment (a test runner's, say) is not handed to the instances.
+  BASE_URL=http://localhost:8080 SESSION_SECRET="${compose_secret:-unused}" podman-compose --podman-args="--runtime runc --cgroup-manager=cgroupfs --events-backend=file" \
     -p "$COMPOSE_PROJECT" "${compose_files[@]}" "$@"
 }
 compose_down() {
@@ -274,6 +276,11 @@ run_compose() {
   done
   if [ "$ready" != 1 ]; then
     "${PODMAN[@]}" ps -a --filter "label=io.podman.compose.project=$COMPOSE_PROJECT" --format '{{.Names}} {{.Status}}'
+    # What the services said: a crash-looping instance says why in its last lines.
+    for service in linkhop-1 postgres proxy; do
+      echo "--- ${service}'s last lines"
+      "${PODMAN[@]}" logs --tail 12 "${COMPOSE_PROJECT}_${service}_1" 2>&1 | cut -c1-400
+    done
     fail "compose: linkhop-1, linkhop-2 and GET $proxy/health through Caddy did not all say ok within 240 s: $health"
   fi
   say "compose: up in $(elapsed "$t") (restarts: linkhop-1 $("${PODMAN[@]}" inspect -f '{{.RestartCount}}' "${COMPOSE_PROJECT}_linkhop-1_1"), linkhop-2 $("${PODMAN[@]}" inspect -f '{{.RestartCount}}' "${COMPOSE_PROJECT}_linkhop-2_1")); GET :8080/health (Caddy in front of both) -> $health"

@@ -22,7 +22,10 @@ describe('the container, built and run with podman', () => {
   it.skipIf(!enabled)(
     'scripts/container-check.sh builds the image, serves /health and redirects from outside the container',
     async () => {
-      const child = spawn('bash', ['scripts/container-check.sh'], { cwd: root, env: process.env });
+      // Vitest puts Vite's env into process.env (BASE_URL=/, MODE, DEV, PROD, SSR): compose.yaml would hand
+      // that BASE_URL to the instances, which refuse it and restart forever. The script gets the shell's env.
+      const { BASE_URL: _base, MODE: _mode, DEV: _dev, PROD: _prod, SSR: _ssr, ...env } = process.env;
+      const child = spawn('bash', ['scripts/container-check.sh'], { cwd: root, env });
       let output = '';
       const collect = (chunk: Buffer) => {
         output += chunk.toString();
