@@ -82,6 +82,7 @@ import { hostedRedirectRoutes } from './redirect/hosted-routes.js';
 import { createHostedFastPath, type HostedRedirectDeps } from './redirect/visit.js';
 import type { SocialAccountService } from './social/accounts.js';
 import type { AutomationService } from './social/automations.js';
+import type { SocialDeps } from './social/deps.js';
 import type { SocialIntake } from './social/intake.js';
 import type { SweepCounts } from './social/refresh.js';
 import { socialRoutes } from './social/routes.js';
@@ -153,6 +154,11 @@ export interface Composed {
   sweepExpiry?(): Promise<void>;
   /** The redirect's fast path as the server runs it in front of Fastify (tests drive it with raw requests). */
   fastPath?: FastPath;
+  /**
+   * Instagram comment-to-DM as composed (tests): its deps, from which a second instance's intake or sweep
+   * is made on the same store, and `drain`, which waits until the intake has handled every delivery taken.
+   */
+  social?: { deps: SocialDeps; drain(): Promise<void> };
   /** Closes the app and whatever the composition opened besides the store (Redis clients). */
   close(): Promise<void>;
   /** With REDIS_URL: whether Redis is reached now and which rate limit decides (for /health, /metrics). */
@@ -167,6 +173,11 @@ export interface ComposeOptions {
   clickThread?: boolean;
   /** The SSRF guard for user-given URLs, instead of one on the system's DNS (tests resolve names by hand). */
   fetcher?: GuardedFetcher;
+  /**
+   * The clock, in milliseconds since the epoch, that every service made here reads (stamps, expiries,
+   * sessions, rate-limit windows, the redirect's schedules): the system clock unless a test brings one.
+   */
+  now?: () => number;
 }
 
 /** The redirect's route pattern, as Fastify and the metrics name it. */
@@ -196,17 +207,20 @@ export async function composeHosted(
   logger: Logger,
   options: ComposeOptions = {},
 ): Promise<Composed> {
-  const shared = await composeShared(config, store, logger, options.fetcher);
+  const shared = await composeShared(config, store, logger, {
+    ...(options.fetcher ? { fetcher: options.fetcher } : {}),
+    ...(options.now ? { now: options.now } : {}),
+  });
   const outbox = composeOutbox(config, store, logger, shared);
-  const { secretBox, sessionSecret, redis, limits } = shared;
+  const { secretBox, sessionSecret, redis, limits, now } = shared;
   const { audit, events } = outbox;
   // Without SMTP_URL there is no mail worker: broadcasts answer 503 not_provisioned, invites are logged.
   const mailTransport = config.smtpUrl ? createSmtpTransport(config.smtpUrl) : null;
   const mailFrom = config.mailFrom ?? `linkhop <no-reply@${new URL(config.baseUrl).hostname}>`;
-  const crowd = composeAudience({ config, store, logger, events, audit, mailTransport, mailFrom });
+  const crowd = composeAudience({ config, store, logger, events, audit, mailTransport, mailFrom, now });
   const hosts = await composeHosts(config, store, shared, outbox);
   const { cache } = hosts;
-  const people = composeTeams({ config, store, audit, logger, limits, cache, mailTransport, mailFrom });
+  const people = composeTeams({ config, store, audit, logger, limits, cache, mailTransport, mailFrom, now });
   const { accounts } = people;
   const linking = await composeLinks({ config, store, logger, shared, outbox, hosts, accounts });
   const { links, linkExpiry, previews } = linking;
@@ -220,6 +234,7 @@ export async function composeHosted(
     logger,
     config,
     audit,
+    now,
   });
   const { clicks, tapTokens, analytics, bandit, ...tracking } = composeAnalytics({
     config,
@@ -231,8 +246,9 @@ export async function composeHosted(
     links,
     events,
     emitEvent: outbox.emitEvent,
+    clock: shared.clock,
   });
-  const social = composeSocial({ config, store, logger, audit, links, analytics, sessionSecret });
+  const social = composeSocial({ config, store, logger, audit, links, analytics, sessionSecret, now });
   const redirect = composeRedirect({ config, shared, hosts, linkExpiry, clicks, tapTokens, bandit });
   const metrics = composeMetrics({ store, shared, outbox, hosts, clicks, redirect });
   const groups = { shared, outbox, crowd, hosts, people, linking, imports, analytics, social, redirect };
@@ -246,6 +262,7 @@ export async function composeHosted(
     clickStats: () => clicks.stats(),
     fastPath: createHostedFastPath(redirect.deps),
     sweepExpiry: () => linkExpiry.sweep(),
+    social: { deps: social.deps, drain: () => social.intake.drain() },
     ...(redis ? { redis: { health: redis.health, rateLimitMode: () => limits.mode() } } : {}),
     // The app first (no new requests), then what writes in the background, then the connections.
     async close() {
@@ -307,7 +324,7 @@ function hostedAppDeps(
     imports: groups.imports.service,
     webhooks: outbox.webhooks,
     analytics,
-    ...composePages(config, store, analytics, outbox.audit),
+    ...composePages(config, store, analytics, outbox.audit, shared.now),
     social: groups.social,
     audience: crowd.audience,
     segments: crowd.segments,

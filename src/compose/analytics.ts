@@ -25,6 +25,8 @@ export interface AnalyticsDeps {
   links: AnalyticsServiceDeps['links'];
   events: EventOutbox;
   emitEvent: AnalyticsServiceDeps['emitEvent'];
+  /** The service's clock, in milliseconds. */
+  clock: () => number;
 }
 
 /**
@@ -53,7 +55,7 @@ export function composeAnalytics(deps: AnalyticsDeps) {
     tapTokens,
     emitEvent: deps.emitEvent,
     outbox: events,
-    now: () => new Date(),
+    now: () => new Date(deps.clock()),
     holdOutcome: (row) => outcomeQueue.hold(row),
   });
   // Escape strategies chosen per cell from every organization's outcomes, rebuilt off the request path.
@@ -67,7 +69,7 @@ export function composeAnalytics(deps: AnalyticsDeps) {
     // Also erases the analytics rows an erased organization's in-flight clicks wrote after the erasure.
     store,
     retentionDays: config.clickRetentionDays,
-    now: Date.now,
+    now: deps.clock,
     logger,
   });
   return {

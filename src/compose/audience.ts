@@ -20,12 +20,13 @@ export interface AudienceDeps {
   /** SMTP_URL's transport (null without it): without it there is no worker and sending answers 503. */
   mailTransport: MailTransport | null;
   mailFrom: string;
+  /** The service's clock. */
+  now: () => Date;
 }
 
 /** The audience side of the hosted service: contacts, segments, broadcasts and their mail worker. */
 export function composeAudience(deps: AudienceDeps) {
-  const { config, store, events, audit, mailTransport } = deps;
-  const now = () => new Date();
+  const { config, store, events, audit, mailTransport, now } = deps;
   const audience = createAudienceService({
     store,
     now,

@@ -45,15 +45,18 @@ export interface Limits {
   mode(): RateLimitMode;
 }
 
-export function createLimits(redis?: { publisher: Redis; up: () => boolean }): Limits {
-  const limiter = (options: RateLimitOptions, prefix: string): RateLimiter & { mode?(): RateLimitMode } =>
-    redis
+/** `now`: the service's clock, which every window counts on. */
+export function createLimits(now: () => number, redis?: { publisher: Redis; up: () => boolean }): Limits {
+  const limiter = (limit: RateLimitOptions, prefix: string): RateLimiter & { mode?(): RateLimitMode } => {
+    const options = { ...limit, now };
+    return redis
       ? createFallbackRateLimiter({
           shared: createRedisRateLimiter(redis.publisher, { ...options, prefix }),
           local: createMemoryRateLimiter(options),
           sharedUp: redis.up,
         })
       : createMemoryRateLimiter(options);
+  };
   const v1 = limiter(V1_RATE_LIMIT, 'linkhop:rl:v1:');
   return {
     v1,

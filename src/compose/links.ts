@@ -30,7 +30,7 @@ export async function composeHosts(config: Config, store: Store, shared: Shared,
     store,
     baseUrl: config.baseUrl,
     lookupTxt: createTxtLookup(config.dnsResolver),
-    now: () => new Date(),
+    now: shared.now,
     uuid: randomUUID,
     randomToken: () => randomBytes(16).toString('hex'),
     audit: outbox.audit,
@@ -40,6 +40,7 @@ export async function composeHosts(config: Config, store: Store, shared: Shared,
   const cache = await createHostedLinkCache({
     capacity: LINK_CACHE_SIZE,
     ttlMs: HOSTED_CACHE_TTL_MS,
+    now: shared.clock,
     // Verified domains are the custom hosts: any other Host header gets the default host's links. The
     // hostnames links already use are added so no link ever stops redirecting (a domain removed while a
     // link was being created on it, a row edited by hand). Read again after a Redis outage.
@@ -68,7 +69,7 @@ export async function composeLinks(parts: {
   const { config, store, logger, shared, outbox, hosts, accounts } = parts;
   const { audit, events } = outbox;
   const { cache } = hosts;
-  const now = () => new Date();
+  const { now } = shared;
   const links = createLinkService({
     repo: hosts.linkRepo,
     table: shared.table,
@@ -86,7 +87,7 @@ export async function composeLinks(parts: {
   return {
     links,
     // Campaign end dates and click limits (issue #20): the click counter and the link.expired sweep.
-    linkExpiry: composeLinkExpiry({ store, linkRepo: hosts.linkRepo, links, events, cache, logger }),
+    linkExpiry: composeLinkExpiry({ store, linkRepo: hosts.linkRepo, links, events, cache, logger, now }),
     previews: createPreviewService({
       store,
       links,

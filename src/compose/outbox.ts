@@ -14,7 +14,7 @@ import type { Shared } from './shared.js';
  * change's own transaction (the outbox), and the worker that delivers the events.
  */
 export function composeOutbox(config: Config, store: Store, logger: Logger, shared: Shared) {
-  const now = () => new Date();
+  const { now } = shared;
   const audit = createAuditLog({ repo: createAuditRepo(store), now });
   const webhooks = createWebhookService({
     store,

@@ -11,7 +11,13 @@ import { createPublicStatsService } from '../stats/service.js';
 import type { Store } from '../store/database.js';
 
 /** The creator's public pages: the bio page, the media kit and public link stats, all read from analytics. */
-export function composePages(config: Config, store: Store, analytics: AnalyticsService, audit: AuditLog) {
+export function composePages(
+  config: Config,
+  store: Store,
+  analytics: AnalyticsService,
+  audit: AuditLog,
+  now: () => Date,
+) {
   const stats = createCreatorStats({ analytics, store });
   const repo = createBioRepo(store);
   const bio = createBioService({
@@ -19,7 +25,7 @@ export function composePages(config: Config, store: Store, analytics: AnalyticsS
     stats,
     baseUrl: config.baseUrl,
     flagsOff: config.flagsOff,
-    now: () => new Date(),
+    now,
     uuid: randomUUID,
     audit,
   });
@@ -28,7 +34,7 @@ export function composePages(config: Config, store: Store, analytics: AnalyticsS
     bio,
     stats,
     flagsOff: config.flagsOff,
-    now: () => new Date(),
+    now,
     audit,
   });
   const publicStats = createPublicStatsService({ repo: createStatsRepo(store), analytics });

@@ -63,7 +63,7 @@ export function composeRedirect(parts: {
           newTapId: randomUUID,
         }
       : null,
-    now: Date.now,
+    now: shared.clock,
     random: Math.random,
     escapeMatrix: shared.escapeMatrix,
     expiry: parts.linkExpiry,

@@ -19,6 +19,8 @@ export interface SocialComposeDeps {
   links: LinkService;
   analytics: Pick<ReturnType<typeof createAnalyticsService>, 'configured' | 'linkOutcomes'>;
   sessionSecret: string;
+  /** The service's clock. */
+  now: () => Date;
 }
 
 /** Instagram comment-to-DM, wired once: connected accounts, automations, the webhook intake and the refresh sweep. */
@@ -31,7 +33,7 @@ export function composeSocial(deps: SocialComposeDeps) {
     baseUrl: config.baseUrl,
     stateSecret: deps.sessionSecret,
     links: deps.links,
-    now: () => new Date(),
+    now: deps.now,
     uuid: randomUUID,
     logger: deps.logger,
     audit: deps.audit,
@@ -49,6 +51,8 @@ export function composeSocial(deps: SocialComposeDeps) {
     },
   };
   return {
+    /** What a second instance's intake or refresh sweep is made from (tests, as after a restart). */
+    deps: socialDeps,
     accounts: createSocialAccountService(socialDeps),
     automations: createAutomationService(socialDeps),
     intake: createSocialIntake(socialDeps),

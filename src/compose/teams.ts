@@ -25,6 +25,8 @@ export interface TeamsDeps {
   logger: SignupLogger;
   /** Drops an erased organization's compiled links from every instance's cache. */
   cache: { invalidateOrganization(orgId: string): void };
+  /** The service's clock. */
+  now: () => Date;
 }
 
 /**
@@ -32,8 +34,7 @@ export interface TeamsDeps {
  * #20), passwords and account deletion. Every mail they send shares one sender, transport and limit.
  */
 export function composeTeams(deps: TeamsDeps) {
-  const { store, audit, config } = deps;
-  const now = () => new Date();
+  const { store, audit, config, now } = deps;
   const repo = createAccountRepo(store);
   const accounts = createAccountService({
     repo,

@@ -116,6 +116,7 @@ export function composeLinkExpiry(parts: {
   events: EventOutbox;
   cache: { invalidate(host: string, slug: string): void };
   logger: { error(details: object, message: string): void };
+  now: () => Date;
 }): LinkExpiry {
   return createLinkExpiry({
     repo: createExpiryRepo(parts.store),
@@ -123,7 +124,7 @@ export function composeLinkExpiry(parts: {
     present: parts.links.present,
     events: parts.events,
     invalidate: (host, slug) => parts.cache.invalidate(host, slug),
-    now: () => new Date(),
+    now: parts.now,
     storeUp: () => parts.store.health.up,
     // An outage is logged once by the pool's health tracker.
     onError: (error) => {

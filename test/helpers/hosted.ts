@@ -29,6 +29,16 @@ export interface HostedHarness {
     email: string;
     orgName: string;
   }): Promise<{ cookie: string; orgId: string; userId: string }>;
+  /**
+   * An organization at `tier` as a person signs up for it and is then moved to that plan: its owner's
+   * session (for /api) and an API key (for /v1, which answers only Legend).
+   */
+  owner(
+    tier: Tier,
+    name?: string,
+  ): Promise<{ orgId: string; userId: string; cookie: string; apiKey: string }>;
+  /** A dashboard call (/api) with that session cookie, sent as the dashboard sends it (its own origin). */
+  api(cookie: string | null, options: InjectOptions): Promise<Awaited<ReturnType<FastifyInstance['inject']>>>;
   /** The redirect's fast path, driven with a raw request (app.inject never meets it). */
   fastPath: FastPath;
   /** A desktop browser's visit of `slug` on the default host. */
@@ -39,12 +49,17 @@ export interface HostedHarness {
   logged: Record<string, unknown>[];
   /** Runs the link.expired sweep now instead of waiting for its timer. */
   sweepExpiry(): Promise<void>;
+  /** Instagram comment-to-DM as the root composed it: its deps and a wait for the webhook intake. */
+  social: NonNullable<Composed['social']>;
   close(): Promise<void>;
 }
 
 export const BASE_URL = 'https://lnk.example';
 
-/** `options` as composeHosted takes them: what a test brings instead of the real thing (a DNS lookup). */
+/**
+ * `options` as composeHosted takes them: what a test brings instead of the real thing (a DNS lookup, the
+ * clock). The harness's own account service reads the same clock.
+ */
 export async function startHosted(
   kind: StoreKind,
   env: Record<string, string> = {},
@@ -62,12 +77,19 @@ export async function startHosted(
   );
   const composed: Composed = await composeHosted(config, testStore.store, logger, options);
   // As the CLI makes it: plan changes land in the audit log as the operator's.
+  const clock = options.now ?? Date.now;
+  const now = () => new Date(clock());
   const accounts = createAccountService({
     repo: createAccountRepo(testStore.store),
-    now: () => new Date(),
+    now,
     uuid: randomUUID,
-    audit: createAuditLog({ repo: createAuditRepo(testStore.store), now: () => new Date() }),
+    audit: createAuditLog({ repo: createAuditRepo(testStore.store), now }),
   });
+  async function session(input: { email: string; orgName: string }) {
+    const passwordHash = await hashPassword('password1');
+    const { token, org, userId } = await accounts.createAccount({ ...input, passwordHash });
+    return { cookie: `${SESSION_COOKIE}=${token}`, orgId: org.id, userId };
+  }
   return {
     app: composed.app,
     fastPath: composed.fastPath as FastPath,
@@ -79,10 +101,16 @@ export async function startHosted(
       const { id, apiKey } = await accounts.mintApiKey(orgId);
       return { orgId, apiKey, keyId: id };
     },
-    async session(input) {
-      const passwordHash = await hashPassword('password1');
-      const { token, org, userId } = await accounts.createAccount({ ...input, passwordHash });
-      return { cookie: `${SESSION_COOKIE}=${token}`, orgId: org.id, userId };
+    session,
+    async owner(tier, name = `Org ${tier}`) {
+      const made = await session({ email: `owner-${randomUUID()}@example.com`, orgName: name });
+      if (tier !== 'sidekick') await accounts.setTier(made.orgId, tier);
+      const { apiKey } = await accounts.mintApiKey(made.orgId);
+      return { ...made, apiKey };
+    },
+    api(cookie, options) {
+      const headers = { origin: BASE_URL, ...(cookie ? { cookie } : {}), ...(options.headers ?? {}) };
+      return composed.app.inject({ ...options, headers });
     },
     visit: (slug) =>
       composed.app.inject({
@@ -95,6 +123,7 @@ export async function startHosted(
       return composed.app.inject({ ...options, headers });
     },
     sweepExpiry: () => composed.sweepExpiry?.() ?? Promise.resolve(),
+    social: composed.social as NonNullable<Composed['social']>,
     async close() {
       await composed.close();
       await testStore.dispose();
