@@ -1,14 +1,10 @@
 import { randomUUID } from 'node:crypto';
-import type { FastifyInstance } from 'fastify';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { audienceDb } from '../../src/audience/repo.js';
-import { audienceRoutes } from '../../src/audience/routes.js';
-import { createAudienceService } from '../../src/audience/service.js';
 import type { Store } from '../../src/store/database.js';
-import type { OrgContext } from '../../src/tenancy/context.js';
-import { makeOrg } from '../helpers/org.js';
-import { storeKinds, type TestStore } from '../helpers/stores.js';
-import { addContact, audienceStore, buildApp, makeLink } from './setup.js';
+import { type HostedHarness, startHosted } from '../helpers/hosted.js';
+import { storeKinds } from '../helpers/stores.js';
+import { addContact, makeLink } from './setup.js';
 
 const at = (n: number) => new Date(Date.UTC(2026, 0, 1) + n * 60_000).toISOString();
 
@@ -16,40 +12,37 @@ for (const kind of storeKinds) {
   describe.skipIf(kind.skipReason !== null)(
     `audience list, detail, delete and export on ${kind.name}`,
     () => {
-      let testStore: TestStore;
+      type Owner = Awaited<ReturnType<HostedHarness['owner']>>;
+      let h: HostedHarness;
       let store: Store;
-      let app: FastifyInstance;
-      let legend: OrgContext;
-      let other: OrgContext;
-      let flagsOff: Set<string>;
-      const orgs = new Map<string, OrgContext>();
+      let legend: Owner;
+      let other: Owner;
 
-      const call = (org: OrgContext, method: 'GET' | 'DELETE', url: string) =>
-        app.inject({ method, url, headers: { 'x-test-org': org.orgId } });
+      /** /v1 with the organization's API key, /api with its owner's session. */
+      const call = (org: Owner, method: 'GET' | 'DELETE', url: string) =>
+        url.startsWith('/v1/') ? h.v1(org.apiKey, { method, url }) : h.api(org.cookie, { method, url });
+
+      /** The hosted service through the composition root; FLAGS_OFF as a test asks. */
+      let running: HostedHarness | undefined;
+      const stop = async () => {
+        const was = running;
+        running = undefined;
+        await was?.close();
+      };
+      const start = async (env: Record<string, string> = {}) => {
+        await stop();
+        h = await startHosted(kind, env);
+        running = h;
+        store = h.testStore.store;
+        legend = await h.owner('legend');
+        other = await h.owner('legend');
+      };
+      const flagOff = { FLAGS_OFF: 'audienceCapture' };
 
       beforeEach(async () => {
-        testStore = await audienceStore(kind);
-        store = testStore.store;
-        flagsOff = new Set();
-        legend = await makeOrg(store, 'legend');
-        other = await makeOrg(store, 'legend');
-        for (const org of [legend, other]) orgs.set(org.orgId, org);
-        const audience = createAudienceService({
-          store,
-          now: () => new Date(),
-          uuid: randomUUID,
-          flagsOff,
-          events: { emitIn: async () => 0, nudge: () => {} },
-        });
-        app = await buildApp(orgs, async (a) => {
-          await a.register(audienceRoutes, { audience, prefix: '/v1' });
-          await a.register(audienceRoutes, { audience, dashboard: true, prefix: '/api' });
-        });
+        await start();
       });
-      afterEach(async () => {
-        await app.close();
-        await testStore.dispose();
-      });
+      afterEach(stop);
 
       it('pages /v1/audience newest first with limit and offset; count is the total', async () => {
         for (let i = 0; i < 5; i++)
@@ -137,16 +130,11 @@ for (const kind of storeKinds) {
       });
 
       it('deletes a contact entirely, on any tier and with the flag off; another organization gets 404', async () => {
+        await start(flagOff);
         const id = await addContact(store, legend.orgId, { email: 'gone@example.com', createdAt: at(1) });
         expect((await call(other, 'DELETE', `/v1/audience/${id}`)).statusCode).toBe(404);
-        const sidekick = { ...legend, tier: 'sidekick' as const };
-        orgs.set('downgraded', sidekick);
-        flagsOff.add('audienceCapture');
-        const deleted = await app.inject({
-          method: 'DELETE',
-          url: `/api/audience/${id}`,
-          headers: { 'x-test-org': 'downgraded' },
-        });
+        await h.accounts.setTier(legend.orgId, 'sidekick');
+        const deleted = await call(legend, 'DELETE', `/api/audience/${id}`);
         expect(deleted.statusCode).toBe(200);
         expect(deleted.json()).toEqual({ deleted: true });
         const left = await audienceDb(store)
@@ -155,12 +143,14 @@ for (const kind of storeKinds) {
           .where('id', '=', id)
           .execute();
         expect(left).toEqual([]);
+        // Back on Legend, whose API key /v1 takes.
+        await h.accounts.setTier(legend.orgId, 'legend');
         expect((await call(legend, 'DELETE', `/v1/audience/${id}`)).statusCode).toBe(404);
       });
 
       it('answers 403 feature_disabled on the list, detail and export when the audienceCapture flag is off', async () => {
+        await start(flagOff);
         const id = await addContact(store, legend.orgId, { email: 'x@example.com', createdAt: at(1) });
-        flagsOff.add('audienceCapture');
         for (const url of [
           '/api/audience',
           '/v1/audience',
@@ -174,7 +164,7 @@ for (const kind of storeKinds) {
       });
 
       it('answers 401 without an organization', async () => {
-        const response = await app.inject({ method: 'GET', url: '/v1/audience' });
+        const response = await h.app.inject({ method: 'GET', url: '/v1/audience' });
         expect(response.statusCode).toBe(401);
       });
 

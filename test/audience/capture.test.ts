@@ -1,54 +1,43 @@
-import { randomUUID } from 'node:crypto';
-import type { FastifyInstance } from 'fastify';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { audienceDb } from '../../src/audience/repo.js';
-import { CAPTURE_RATE_LIMIT, captureRoutes } from '../../src/audience/routes.js';
-import { consentText, createAudienceService } from '../../src/audience/service.js';
-import { createMemoryRateLimiter } from '../../src/http/rate-limit.js';
+import { consentText } from '../../src/audience/service.js';
 import type { Store } from '../../src/store/database.js';
-import type { OrgContext } from '../../src/tenancy/context.js';
+import { type HostedHarness, startHosted } from '../helpers/hosted.js';
 import { makeOrg } from '../helpers/org.js';
-import { storeKinds, type TestStore } from '../helpers/stores.js';
-import { audienceStore, buildApp, makeLink, stepClock } from './setup.js';
+import { storeKinds } from '../helpers/stores.js';
+import { type Receiver, startReceiver } from '../webhooks/setup.js';
+import { makeLink, stepClock } from './setup.js';
 
-type Emitted = { orgId: string; data: unknown };
-
+/**
+ * The capture form through the composition root (startHosted) on a stepping clock. The capturing
+ * organization is on Legend with a webhook for contact.captured, so every event the capture emits is a row
+ * in the real outbox (webhook_deliveries), delivered to a receiver on loopback.
+ */
 for (const kind of storeKinds) {
   describe.skipIf(kind.skipReason !== null)(`email capture on ${kind.name}`, () => {
-    let testStore: TestStore;
+    let h: HostedHarness;
     let store: Store;
-    let app: FastifyInstance;
-    let emitted: Emitted[];
-    let hero: OrgContext;
-    let flagsOff: Set<string>;
+    let receiver: Receiver;
+    let legend: { orgId: string };
 
-    const start = async (limit: number = CAPTURE_RATE_LIMIT.limit) => {
-      const audience = createAudienceService({
-        store,
-        now: stepClock(),
-        uuid: randomUUID,
-        flagsOff,
-        events: {
-          emitIn: async (_trx, orgId, _event, data) => {
-            emitted.push({ orgId, data: data as Emitted['data'] });
-            return 0;
-          },
-          nudge: () => {},
-        },
-      });
-      const limiter = createMemoryRateLimiter({ limit, windowSeconds: 60 });
-      app = await buildApp(new Map(), async (a) => {
-        await a.register(captureRoutes, { audience, limiter, geoHeader: 'cf-ipcountry' });
-      });
-    };
     const post = (payload: unknown, headers: Record<string, string> = {}, remoteAddress = '203.0.113.7') =>
-      app.inject({
+      h.app.inject({
         method: 'POST',
         url: '/api/public/capture',
         remoteAddress,
         headers: { 'content-type': 'application/json', ...headers },
         payload: typeof payload === 'string' ? payload : JSON.stringify(payload),
       });
+    /** The contact.captured events queued, oldest first, as the organization and the data sent. */
+    const emitted = async () =>
+      (
+        await store.db
+          .selectFrom('webhook_deliveries')
+          .select(['org_id', 'payload'])
+          .where('event', '=', 'contact.captured')
+          .orderBy('created_at', 'asc')
+          .execute()
+      ).map((row) => ({ orgId: row.org_id, data: JSON.parse(row.payload) as unknown }));
     const contacts = () =>
       audienceDb(store).selectFrom('contacts').selectAll().orderBy('created_at', 'asc').execute();
     const valid = (over: Record<string, unknown> = {}) => ({
@@ -59,18 +48,36 @@ for (const kind of storeKinds) {
       ...over,
     });
 
+    let running: HostedHarness | undefined;
+    const stop = async () => {
+      const was = running;
+      running = undefined;
+      await was?.close();
+    };
+    /** The hosted service on a clock that steps at every reading; FLAGS_OFF as a test asks. */
+    const start = async (env: Record<string, string> = {}) => {
+      await stop();
+      h = await startHosted(kind, { WEBHOOK_ALLOW_PRIVATE_TARGETS: '1', ...env }, { now: stepClock() });
+      running = h;
+      store = h.testStore.store;
+      const owner = await h.owner('legend', 'Acme Records');
+      legend = owner;
+      const hook = await h.v1(owner.apiKey, {
+        method: 'POST',
+        url: '/v1/webhooks',
+        payload: { url: `${receiver.url}/contacts`, events: ['contact.captured'] },
+      });
+      if (hook.statusCode !== 201) throw new Error(`webhook not created: ${hook.body}`);
+      await makeLink(store, legend.orgId, 'promo');
+    };
+
     beforeEach(async () => {
-      testStore = await audienceStore(kind);
-      store = testStore.store;
-      emitted = [];
-      flagsOff = new Set();
-      hero = await makeOrg(store, 'hero', { name: 'Acme Records' });
-      await makeLink(store, hero.orgId, 'promo');
+      receiver = await startReceiver();
       await start();
     });
     afterEach(async () => {
-      await app.close();
-      await testStore.dispose();
+      await stop();
+      await receiver.close();
     });
 
     it('stores a new contact, lowercased, with server-written consent text naming the organization', async () => {
@@ -80,7 +87,7 @@ for (const kind of storeKinds) {
       const rows = await contacts();
       expect(rows).toHaveLength(1);
       expect(rows[0]).toMatchObject({
-        org_id: hero.orgId,
+        org_id: legend.orgId,
         email: 'fan@example.com',
         source_slug: 'promo',
         country: 'FR',
@@ -88,9 +95,9 @@ for (const kind of storeKinds) {
         unsubscribed_at: null,
       });
       expect(rows[0]?.consent_text).toContain('Acme Records');
-      expect(emitted).toEqual([
+      expect(await emitted()).toEqual([
         {
-          orgId: hero.orgId,
+          orgId: legend.orgId,
           data: {
             email: 'fan@example.com',
             sourceSlug: 'promo',
@@ -106,7 +113,7 @@ for (const kind of storeKinds) {
       const again = await post(valid({ email: 'FAN@example.COM' }));
       expect(again.statusCode).toBe(204);
       expect(await contacts()).toHaveLength(1);
-      expect(emitted).toHaveLength(1);
+      expect(await emitted()).toHaveLength(1);
     });
 
     it('stores nothing unless consent is exactly boolean true', async () => {
@@ -115,7 +122,7 @@ for (const kind of storeKinds) {
         expect(response.statusCode).toBe(204);
       }
       expect(await contacts()).toHaveLength(0);
-      expect(emitted).toHaveLength(0);
+      expect(await emitted()).toHaveLength(0);
     });
 
     it('stores nothing for an email over 254 characters, and accepts one of exactly 254', async () => {
@@ -153,19 +160,28 @@ for (const kind of storeKinds) {
     });
 
     it('answers 204 and stores nothing for an unknown slug, capture off, a custom-host link, or a sidekick plan', async () => {
-      await makeLink(store, hero.orgId, 'quiet', { captureEmails: false });
-      await makeLink(store, hero.orgId, 'branded', { host: 'go.acme.example' });
+      await makeLink(store, legend.orgId, 'quiet', { captureEmails: false });
+      await makeLink(store, legend.orgId, 'branded', { host: 'go.acme.example' });
       const sidekick = await makeOrg(store, 'sidekick');
       await makeLink(store, sidekick.orgId, 'cheap');
       for (const slug of ['nope', 'quiet', 'branded', 'cheap']) {
         expect((await post(valid({ slug }))).statusCode).toBe(204);
       }
       expect(await contacts()).toHaveLength(0);
-      expect(emitted).toHaveLength(0);
+      expect(await emitted()).toHaveLength(0);
+    });
+
+    it("stores a Hero organization's contact too: Hero is the lowest plan that captures", async () => {
+      const hero = await makeOrg(store, 'hero', { name: 'Hero Records' });
+      await makeLink(store, hero.orgId, 'heroic');
+      expect((await post(valid({ slug: 'heroic' }))).statusCode).toBe(204);
+      expect((await contacts()).map((row) => [row.org_id, row.consent_text])).toEqual([
+        [hero.orgId, consentText('Hero Records')],
+      ]);
     });
 
     it('still answers 204 and stores nothing when the audienceCapture flag is off', async () => {
-      flagsOff.add('audienceCapture');
+      await start({ FLAGS_OFF: 'audienceCapture' });
       expect((await post(valid())).statusCode).toBe(204);
       expect(await contacts()).toHaveLength(0);
     });

@@ -92,12 +92,16 @@ export async function buildApp(
   return app;
 }
 
-/** A clock the tests move by hand, so "newest first" never depends on two calls sharing a millisecond. */
-export function stepClock(start = Date.parse('2026-03-01T10:00:00.000Z'), stepMs = 1000): () => Date {
+/**
+ * A clock (milliseconds, as ComposeOptions.now takes it) that steps at every reading, so "newest first"
+ * never depends on two calls sharing a millisecond. One millisecond a step: the whole service reads it,
+ * the capture limit's one-minute window too, which a test's few hundred readings must stay inside.
+ */
+export function stepClock(start = Date.parse('2026-03-01T10:00:00.000Z'), stepMs = 1): () => number {
   let at = start;
   return () => {
     at += stepMs;
-    return new Date(at);
+    return at;
   };
 }
 
