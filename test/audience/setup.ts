@@ -72,7 +72,8 @@ export async function makeLink(
 
 /**
  * A small app like the hosted one: zod compilers, the hosted error handler, and `x-test-org` naming the
- * calling organization (what the session or API-key hook does in production).
+ * calling organization (what the session or API-key hook does in production). Left for the broadcast rig
+ * (test/broadcasts/setup.ts), which drives a mail worker of its own; the audience suites use startHosted.
  */
 export async function buildApp(
   orgs: Map<string, OrgContext>,
