@@ -102,10 +102,10 @@ describe('GET /@handle', () => {
   it('serves the published page with a nonce CSP and no script; sidekick pages carry the linkhop mark', async () => {
     const ctx = await h.org('sidekick');
     const handle = uniqueHandle('Html');
-    await as(h.app, ctx).put('/api/bio', { handle, title: 'Html <b>', published: true });
+    await as(h, ctx).put('/api/bio', { handle, title: 'Html <b>', published: true });
     const link = await h.link(ctx);
-    await as(h.app, ctx).put('/api/bio/blocks', [{ t: 'link', id: 'a', linkId: link.id, label: 'Go' }]);
-    const res = await as(h.app, null).get(`/@${handle.toUpperCase()}`);
+    await as(h, ctx).put('/api/bio/blocks', [{ t: 'link', id: 'a', linkId: link.id, label: 'Go' }]);
+    const res = await as(h, null).get(`/@${handle.toUpperCase()}`);
     expect(res.statusCode).toBe(200);
     expect(res.headers['content-type']).toBe('text/html; charset=utf-8');
     const csp = String(res.headers['content-security-policy']);
@@ -124,10 +124,10 @@ describe('GET /@handle', () => {
   it('hero pages carry no mark; the route does not swallow /@handle/other paths', async () => {
     const ctx = await h.org('hero');
     const handle = uniqueHandle();
-    await as(h.app, ctx).put('/api/bio', { handle, title: 'Hero', published: true });
-    const res = await as(h.app, null).get(`/@${handle}`);
+    await as(h, ctx).put('/api/bio', { handle, title: 'Hero', published: true });
+    const res = await as(h, null).get(`/@${handle}`);
     expect(res.statusCode).toBe(200);
     expect(res.body).not.toContain('Made with');
-    expect((await as(h.app, null).get(`/@${handle}/nothing`)).statusCode).toBe(404);
+    expect((await as(h, null).get(`/@${handle}/nothing`)).statusCode).toBe(404);
   });
 });

@@ -1,193 +1,138 @@
-import { randomBytes, randomUUID } from 'node:crypto';
-import Fastify, { type FastifyInstance } from 'fastify';
-import { serializerCompiler, validatorCompiler } from 'fastify-type-provider-zod';
-import type { Kysely } from 'kysely';
-import { createAccountRepo } from '../../src/accounts/repo.js';
-import { createAccountService } from '../../src/accounts/service.js';
-import { createBioRepo } from '../../src/bio/repo.js';
-import { bioPageRoutes, bioRoutes, publicBioRoutes } from '../../src/bio/routes.js';
-import { type BioService, createBioService } from '../../src/bio/service.js';
-import type { CreatorStatsSource, OrgSummary, OutcomeCounts } from '../../src/bio/stats-source.js';
-import { createPlatformTable } from '../../src/core/platforms/index.js';
-import { appError } from '../../src/errors.js';
-import { hostedErrorHandler } from '../../src/http/errors.js';
-import { createLinkRepo } from '../../src/links/repo.js';
-import { createLinkService, type LinkService } from '../../src/links/service.js';
-import { mediaKitPageRoutes, mediaKitRoutes, publicMediaKitRoutes } from '../../src/mediakit/routes.js';
-import { createMediaKitService, type MediaKitService } from '../../src/mediakit/service.js';
-import { up } from '../../src/store/migrations/010-bio.js';
-import { migrationProvider } from '../../src/store/migrations/index.js';
-import type { OrgContext } from '../../src/tenancy/context.js';
-import { featuresOf, type Tier } from '../../src/tenancy/plans.js';
-import type { StoreKind, TestStore } from '../helpers/stores.js';
+import { randomUUID } from 'node:crypto';
+import type { InjectOptions } from 'fastify';
+import type { Outcome } from '../../src/analytics/repo.js';
+import type { ClickInput } from '../../src/analytics/write/click-input.js';
+import { createWriteRepo } from '../../src/analytics/write/repo.js';
+import type { Tier } from '../../src/tenancy/plans.js';
+import { BASE_URL, type HostedHarness, startHosted } from '../helpers/hosted.js';
+import type { StoreKind } from '../helpers/stores.js';
 
 /**
- * Shared set-up of the creator-pages suites: a store with 010 applied, a real link service, an
- * in-memory stats source with known numbers, and a small app wired the way src/app.ts wires it
- * (the `x-test-org` header stands in for the session cookie and the API key).
+ * Shared set-up of the creator-pages suites: the hosted service through the composition root
+ * (startHosted) on a fixed clock, with the real analytics behind the bio stats and the media kit. A test
+ * chooses its numbers by writing clicks and tap outcomes into the analytics store (`clicks`, `outcomes`).
  */
 
-export const BASE_URL = 'https://lnk.example';
+export { BASE_URL };
 
-/** Numbers the tests choose, per organization; anything unset is zero. */
-export interface FakeStats extends CreatorStatsSource {
-  links: Map<string, { clicks: number; outcomes: OutcomeCounts }>;
-  summaries: Map<string, OrgSummary>;
-  calls: string[];
+/** 2026-01-02T12:00Z: the service's clock; seeded clicks land on this day or the one before. */
+export const NOW = Date.UTC(2026, 0, 2, 12);
+const DAY_MS = 86_400_000;
+
+/** An organization as its owner signs up for it at `tier`: a session for /api, an API key for /v1. */
+export interface Org {
+  orgId: string;
+  tier: Tier;
+  cookie: string;
+  apiKey: string;
 }
 
-export const EMPTY_SUMMARY: OrgSummary = {
-  taps: 0,
-  outcomes: { opened: 0, browser: 0, broken: 0 },
-  platforms: [],
-  topLinks: [],
-  trend: [],
-};
-
-export function fakeStats(configured = true): FakeStats {
-  const stats: FakeStats = {
-    configured,
-    links: new Map(),
-    summaries: new Map(),
-    calls: [],
-    async linkStats(orgId, linkIds, days) {
-      stats.calls.push(`linkStats ${orgId} ${days}`);
-      return new Map(
-        linkIds.flatMap((id) => {
-          const row = stats.links.get(id);
-          return row ? [[id, row] as const] : [];
-        }),
-      );
-    },
-    async orgSummary(orgId, days) {
-      stats.calls.push(`orgSummary ${orgId} ${days}`);
-      return stats.summaries.get(orgId) ?? EMPTY_SUMMARY;
-    },
-  };
-  return stats;
+export interface Harness extends Omit<HostedHarness, 'org'> {
+  org(tier: Tier): Promise<Org>;
+  /** A short link of the organization's, made through the dashboard API. */
+  link(org: Org, url?: string): Promise<{ id: string; shortUrl: string; destination: string }>;
+  /**
+   * `count` human visits of the link written through the analytics write path (with their rollups),
+   * `daysAgo` days before NOW; `platformKey` is the platform they count under (null: the web).
+   */
+  clicks(
+    org: Org,
+    linkId: string,
+    count: number,
+    options?: { platformKey?: string | null; daysAgo?: number },
+  ): Promise<void>;
+  /** Tap outcomes of the link reported today, as the escape page's beacon records them. */
+  outcomes(org: Org, linkId: string, counts: Partial<Record<Outcome, number>>): Promise<void>;
 }
 
-export interface Harness {
-  testStore: TestStore;
-  app: FastifyInstance;
-  links: LinkService;
-  bio: BioService;
-  mediaKit: MediaKitService;
-  stats: FakeStats;
-  org(tier: Tier): Promise<OrgContext>;
-  link(ctx: OrgContext, url?: string): Promise<{ id: string; shortUrl: string; destination: string }>;
-  close(): Promise<void>;
-}
-
+/** `analytics: false` is ANALYTICS=off (not connected); `flagsOff` is FLAGS_OFF. */
 export async function harness(
   kind: StoreKind,
-  options: { flagsOff?: string[]; configured?: boolean } = {},
+  options: { flagsOff?: string[]; analytics?: boolean } = {},
 ): Promise<Harness> {
-  const testStore = await kind.create();
-  const registered = Object.keys(await migrationProvider.getMigrations()).some((n) => n.startsWith('010'));
-  if (!registered) await up(testStore.store.db as unknown as Kysely<unknown>);
-  const { store } = testStore;
-  const accounts = createAccountService({
-    repo: createAccountRepo(store),
-    now: () => new Date(),
-    uuid: randomUUID,
-  });
-  const links = createLinkService({
-    repo: createLinkRepo(store),
-    table: createPlatformTable(),
-    baseUrl: BASE_URL,
-    now: () => new Date(),
-    uuid: randomUUID,
-    randomBytes: (size) => randomBytes(size),
-    invalidate: () => {},
-    events: { emitIn: async () => 0, nudge: () => {} },
-    reapplyLinkCap: async () => {},
-  });
-  const stats = fakeStats(options.configured ?? true);
-  const flagsOff = new Set(options.flagsOff ?? []);
-  const repo = createBioRepo(store);
-  const bio = createBioService({
-    repo,
-    stats,
-    baseUrl: BASE_URL,
-    flagsOff,
-    now: () => new Date(),
-    uuid: randomUUID,
-  });
-  const mediaKit = createMediaKitService({ repo, bio, stats, flagsOff, now: () => new Date() });
-  const contexts = new Map<string, OrgContext>();
-
-  const app = Fastify();
-  app.setValidatorCompiler(validatorCompiler);
-  app.setSerializerCompiler(serializerCompiler);
-  app.setErrorHandler(hostedErrorHandler);
-  app.decorateRequest('org', null);
-  const authed = (scope: FastifyInstance) =>
-    scope.addHook('onRequest', async (request) => {
-      const ctx = contexts.get(String(request.headers['x-test-org'] ?? ''));
-      if (!ctx) throw appError('unauthenticated');
-      request.org = ctx;
-    });
-  await app.register(
-    async (api) => {
-      await api.register(publicBioRoutes, { bio });
-      await api.register(publicMediaKitRoutes, { mediaKit });
-      await api.register(async (scope) => {
-        authed(scope);
-        await scope.register(bioRoutes, { bio, operationPrefix: 'dashboard' });
-        await scope.register(mediaKitRoutes, { mediaKit });
-      });
-    },
-    { prefix: '/api' },
-  );
-  await app.register(
-    async (v1) => {
-      authed(v1);
-      await v1.register(bioRoutes, { bio });
-    },
-    { prefix: '/v1' },
-  );
-  let n = 0;
-  const nonce = () => `nonce${++n}`;
-  await app.register(bioPageRoutes, { bio, nonce, baseUrl: BASE_URL });
-  await app.register(mediaKitPageRoutes, { mediaKit, nonce, baseUrl: BASE_URL });
-  await app.ready();
-
+  const env: Record<string, string> = { ANALYTICS: options.analytics === false ? 'off' : 'on' };
+  if (options.flagsOff?.length) env.FLAGS_OFF = options.flagsOff.join(',');
+  const h = await startHosted(kind, env, { now: () => NOW });
+  const write = createWriteRepo(h.testStore.store);
   return {
-    testStore,
-    app,
-    links,
-    bio,
-    mediaKit,
-    stats,
-    async org(tier) {
-      const { orgId } = await accounts.createOrganization({ name: `${tier} org`, tier });
-      const ctx = { orgId, tier, features: featuresOf(tier) };
-      contexts.set(orgId, ctx);
-      return ctx;
+    ...h,
+    async org(tier: Tier): Promise<Org> {
+      const { orgId, cookie, apiKey } = await h.owner(tier, `${tier} org`);
+      return { orgId, tier, cookie, apiKey };
     },
-    async link(ctx, url = 'https://www.youtube.com/watch?v=dQw4w9WgXcQ') {
-      const link = await links.create(ctx, { url });
-      return { id: link.id, shortUrl: link.shortUrl, destination: link.destination };
+    async link(org: Org, url = 'https://www.youtube.com/watch?v=dQw4w9WgXcQ') {
+      const res = await h.api(org.cookie, { method: 'POST', url: '/api/links', payload: { url } });
+      if (res.statusCode !== 201 && res.statusCode !== 200) throw new Error(`link: ${res.body}`);
+      const link = res.json();
+      return {
+        id: link.id as string,
+        shortUrl: link.shortUrl as string,
+        destination: link.destination as string,
+      };
     },
-    async close() {
-      await app.close();
-      await testStore.dispose();
+    async clicks(
+      org: Org,
+      linkId: string,
+      count: number,
+      options: { platformKey?: string | null; daysAgo?: number } = {},
+    ) {
+      const at = NOW - (options.daysAgo ?? 0) * DAY_MS;
+      const click: ClickInput = {
+        linkId,
+        orgId: org.orgId,
+        at,
+        bot: false,
+        variant: null,
+        routed: null,
+        country: null,
+        city: null,
+        device: 'ios',
+        sourceApp: 'instagram',
+        referrerHost: null,
+        platformKey: options.platformKey ?? null,
+        tapId: null,
+      };
+      await write.writeClicks(Array.from({ length: count }, (_, i) => ({ ...click, at: at - i })));
+    },
+    async outcomes(org: Org, linkId: string, counts: Partial<Record<Outcome, number>>) {
+      for (const [outcome, n] of Object.entries(counts) as [Outcome, number][]) {
+        for (let i = 0; i < n; i++) {
+          await write.insertOutcome({
+            tapId: randomUUID(),
+            orgId: org.orgId,
+            linkId,
+            day: Math.floor(NOW / DAY_MS),
+            outcome,
+            variant: null,
+            platformKey: null,
+            at: NOW,
+          });
+        }
+      }
     },
   };
 }
 
-/** An inject helper that speaks as an organization. */
-export function as(app: FastifyInstance, ctx: OrgContext | null) {
-  const headers = ctx ? { 'x-test-org': ctx.orgId } : {};
+/**
+ * Calls as an organization's owner: /v1 with its API key (the API answers Legend only), everything else
+ * with its session, as the dashboard sends it; `null` sends no credentials.
+ */
+export function as(h: Pick<HostedHarness, 'app' | 'api' | 'v1'>, org: Org | null) {
+  const send = (options: InjectOptions) => {
+    const url = String(options.url);
+    if (url.startsWith('/v1/')) return org ? h.v1(org.apiKey, options) : h.app.inject(options);
+    if (url.startsWith('/api/')) return h.api(org?.cookie ?? null, options);
+    // The public pages, on the service's own host.
+    return h.app.inject({ ...options, headers: { host: 'lnk.example', ...(options.headers ?? {}) } });
+  };
   return {
-    get: (url: string) => app.inject({ method: 'GET', url, headers }),
-    delete: (url: string) => app.inject({ method: 'DELETE', url, headers }),
+    get: (url: string) => send({ method: 'GET', url }),
+    delete: (url: string) => send({ method: 'DELETE', url }),
     put: (url: string, payload: unknown) =>
-      app.inject({
+      send({
         method: 'PUT',
         url,
-        headers: { ...headers, 'content-type': 'application/json' },
+        headers: { 'content-type': 'application/json' },
         payload: JSON.stringify(payload),
       }),
   };

@@ -15,48 +15,68 @@ describe('mediaKit switched off', () => {
   it('every kit call is 403 feature_disabled; the bio page keeps working', async () => {
     const ctx = await h.org('legend');
     const handle = uniqueHandle();
-    await as(h.app, ctx).put('/api/bio', { handle, title: 'T', published: true });
+    await as(h, ctx).put('/api/bio', { handle, title: 'T', published: true });
     for (const res of [
-      await as(h.app, ctx).get('/api/media-kit'),
-      await as(h.app, ctx).put('/api/media-kit', { published: true }),
-      await as(h.app, ctx).delete('/api/media-kit'),
-      await as(h.app, null).get(`/api/public/media-kit/${handle}`),
-      await as(h.app, null).get(`/api/public/media-kit/${handle}/card.svg`),
+      await as(h, ctx).get('/api/media-kit'),
+      await as(h, ctx).put('/api/media-kit', { published: true }),
+      await as(h, ctx).delete('/api/media-kit'),
+      await as(h, null).get(`/api/public/media-kit/${handle}`),
+      await as(h, null).get(`/api/public/media-kit/${handle}/card.svg`),
     ]) {
       expect(res.statusCode).toBe(403);
       expect(res.json().error).toBe('feature_disabled');
     }
-    expect((await as(h.app, null).get(`/@${handle}/media-kit`)).statusCode).toBe(404);
-    expect((await as(h.app, null).get(`/@${handle}`)).statusCode).toBe(200);
+    expect((await as(h, null).get(`/@${handle}/media-kit`)).statusCode).toBe(404);
+    expect((await as(h, null).get(`/@${handle}`)).statusCode).toBe(200);
   });
 });
 
 describe('analytics not connected', () => {
   let h: Harness;
   beforeAll(async () => {
-    h = await harness(sqliteKind, { configured: false });
+    h = await harness(sqliteKind, { analytics: false });
   });
   afterAll(async () => h.close());
 
   it('the kit says configured: false and reports nothing; the card is 409 no_data', async () => {
     const ctx = await h.org('hero');
     const handle = uniqueHandle();
-    await as(h.app, ctx).put('/api/bio', { handle, title: 'T', published: true });
-    h.stats.summaries.set(ctx.orgId, {
-      taps: 5,
-      outcomes: { opened: 1, browser: 1, broken: 0 },
-      platforms: [],
-      topLinks: [],
-      trend: [],
-    });
+    await as(h, ctx).put('/api/bio', { handle, title: 'T', published: true });
+    // Clicks and outcomes are in the store all the same: the kit must not read them.
+    const link = await h.link(ctx);
+    await as(h, ctx).put('/api/bio/blocks', [{ t: 'link', id: 'a', linkId: link.id, label: 'A' }]);
+    await h.clicks(ctx, link.id, 5, { platformKey: 'youtube' });
+    await h.outcomes(ctx, link.id, { opened: 1, browser: 1 });
     const all = { taps: true, appOpenRate: true, platforms: true, topLinks: true, trend: true };
-    await as(h.app, ctx).put('/api/media-kit', { published: true, show: all });
-    const kit = (await as(h.app, null).get(`/api/public/media-kit/${handle}`)).json();
+    await as(h, ctx).put('/api/media-kit', { published: true, show: all });
+    const kit = (await as(h, null).get(`/api/public/media-kit/${handle}`)).json();
     expect(kit).toMatchObject({ configured: false, empty: true });
     expect('taps' in kit).toBe(false);
-    expect(h.stats.calls).toEqual([]);
-    expect((await as(h.app, null).get(`/api/public/media-kit/${handle}/card.svg`)).statusCode).toBe(409);
-    expect((await as(h.app, ctx).get('/api/bio/stats')).json().configured).toBe(false);
+    // No number at all: only the identity fields.
+    expect(Object.keys(kit).sort()).toEqual([
+      'avatarUrl',
+      'bio',
+      'configured',
+      'empty',
+      'handle',
+      'sampled',
+      'theme',
+      'title',
+      'updatedAt',
+      'window',
+    ]);
+    expect((await as(h, null).get(`/api/public/media-kit/${handle}/card.svg`)).statusCode).toBe(409);
+    const stats = (await as(h, ctx).get('/api/bio/stats')).json();
+    expect(stats.configured).toBe(false);
+    expect(stats.blocks).toEqual([
+      {
+        linkId: link.id,
+        clicks: 0,
+        outcomes: { opened: 0, browser: 0, broken: 0 },
+        opened: 0,
+        appOpenRate: null,
+      },
+    ]);
   });
 });
 
