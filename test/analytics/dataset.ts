@@ -1,7 +1,7 @@
 import type { ClickInput } from '../../src/analytics/write/click-buffer.js';
 import type { Link } from '../../src/links/schema.js';
 import type { OrgContext } from '../../src/tenancy/context.js';
-import { DAY, type Harness, makeOrg, NOW, TODAY } from './setup.js';
+import { DAY, type Harness, NOW, TODAY } from './setup.js';
 
 /**
  * A small data set with answers worked out by hand. Times are relative to NOW (2025-03-15 12:00Z):
@@ -34,9 +34,9 @@ export interface Dataset {
 
 const at = (daysAgo: number, hh: number, mm = 0) => TODAY - daysAgo * DAY + hh * 3_600_000 + mm * 60_000;
 
-export async function seed(h: Harness): Promise<Dataset> {
-  const org = await makeOrg(h.store, 'legend');
-  const other = await makeOrg(h.store, 'legend');
+/** Seeds the table for `org`, with `other`'s one click, through `h`'s write path. */
+export async function seed(h: Harness, owners: { org: OrgContext; other: OrgContext }): Promise<Dataset> {
+  const { org, other } = owners;
   const folderId = crypto.randomUUID();
   await h.store.db
     .insertInto('folders')

@@ -1,25 +1,24 @@
-import type { FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { EscapeStrategy } from '../../src/core/escape/index.js';
 import type { Link } from '../../src/links/schema.js';
 import type { OrgContext } from '../../src/tenancy/context.js';
-import { storeKinds, type TestStore } from '../helpers/stores.js';
+import type { Tier } from '../../src/tenancy/plans.js';
+import { storeKinds } from '../helpers/stores.js';
 import {
-  analyticsStore,
-  buildApp,
   clickInput,
   DAY,
   type Harness,
-  makeHarness,
-  makeOrg,
+  type HostedAnalytics,
+  type HostedOrg,
   NOW,
-  operationIds,
+  startAnalytics,
   TODAY,
 } from './setup.js';
 
 /**
  * Taps and outcomes per escape cell (in-app browser × OS × platform × strategy), through the click buffer
- * and the outcome beacon's recorder into the rollups, read back by GET /v1/analytics/escape and its twin.
+ * and the outcome beacon's recorder into the rollups, read back by GET /v1/analytics/escape and its twin
+ * as the hosted service serves them (startAnalytics).
  *
  * | taps | link | when    | in-app    | OS      | strategy | outcomes                      |
  * |------|------|---------|-----------|---------|----------|-------------------------------|
@@ -50,17 +49,18 @@ const yesterday = 1;
 
 for (const kind of storeKinds) {
   describe.skipIf(kind.skipReason !== null)(`escape cells on ${kind.name}`, () => {
-    let testStore: TestStore;
+    let a: HostedAnalytics;
     let h: Harness;
-    let app: FastifyInstance;
+    let owner: HostedOrg;
+    let otherOwner: HostedOrg;
     let org: OrgContext;
     let other: OrgContext;
     let yt: Link;
     let sp: Link;
     let foreign: Link;
     let folderId: string;
-    const get = (url: string, tier = 'legend', orgId = org.orgId) =>
-      app.inject({ method: 'GET', url, headers: { 'x-org': orgId, 'x-tier': tier } });
+    /** As the organization's owner on `tier`: /v1 (Legend) with its API key, /api with its session. */
+    const get = (url: string, tier: Tier = 'legend', who = owner) => a.get(who, url, tier);
 
     let taps = 0;
     /** One escape-page visit: its click (with the strategy) now, its token for the beacon. */
@@ -98,10 +98,12 @@ for (const kind of storeKinds) {
     }
 
     beforeAll(async () => {
-      testStore = await analyticsStore(kind);
-      h = makeHarness(testStore.store);
-      org = await makeOrg(h.store, 'legend');
-      other = await makeOrg(h.store, 'legend');
+      a = await startAnalytics(kind);
+      h = a.seeding;
+      owner = await a.org();
+      otherOwner = await a.org();
+      org = owner.ctx;
+      other = otherOwner.ctx;
       folderId = crypto.randomUUID();
       await h.store.db
         .insertInto('folders')
@@ -162,11 +164,9 @@ for (const kind of storeKinds) {
       await h.buffer.flush();
       for (const [token, outcome] of reports)
         if (outcome) expect(await h.analytics.recordOutcome(token, outcome)).toBe(true);
-      app = await buildApp(h.analytics);
     });
     afterAll(async () => {
-      await app?.close();
-      await testStore?.dispose();
+      await a?.close();
     });
 
     const cell = (
@@ -211,12 +211,12 @@ for (const kind of storeKinds) {
       const response = await get(`/v1/analytics/escape?linkId=${foreign.id}`);
       expect(response.statusCode).toBe(404);
       expect(response.json()).toMatchObject({ error: 'not_found' });
-      const theirs = (await get('/v1/analytics/escape', 'legend', other.orgId)).json();
+      const theirs = (await get('/v1/analytics/escape', 'legend', otherOwner)).json();
       expect(theirs.cells).toEqual([cell('instagram', 'ios', 'youtube', 'scheme', [1, 1, 0, 0], 1)]);
     });
 
     it('below hero: the same shape, no cells, and the upgrade message', async () => {
-      const response = await get('/v1/analytics/escape', 'sidekick');
+      const response = await get('/api/analytics/escape', 'sidekick');
       expect(response.statusCode).toBe(200);
       expect(response.json()).toEqual({
         configured: true,
@@ -243,7 +243,9 @@ for (const kind of storeKinds) {
       const twin = await get('/api/analytics/escape?days=90');
       expect(twin.statusCode).toBe(200);
       expect(twin.json()).toEqual(v1);
-      expect(operationIds).toEqual(expect.arrayContaining(['getEscapeCells', 'dashboardGetEscapeCells']));
+      expect(await a.operationIds()).toEqual(
+        expect.arrayContaining(['getEscapeCells', 'dashboardGetEscapeCells']),
+      );
     });
 
     it("every organization's outcomes per cell and strategy, for the bandit", async () => {
@@ -265,17 +267,9 @@ for (const kind of storeKinds) {
     });
 
     it('with analytics off: configured false and no cells', async () => {
-      const off = await buildApp(makeHarness(testStore.store, { analytics: false }).analytics);
-      try {
-        const response = await off.inject({
-          method: 'GET',
-          url: '/v1/analytics/escape',
-          headers: { 'x-org': org.orgId, 'x-tier': 'legend' },
-        });
-        expect(response.json()).toEqual({ configured: false, sampled: true, days: 30, cells: [] });
-      } finally {
-        await off.close();
-      }
+      const off = await a.analyticsOff();
+      const response = await a.get(owner, '/v1/analytics/escape', 'legend', off);
+      expect(response.json()).toEqual({ configured: false, sampled: true, days: 30, cells: [] });
     });
   });
 }

@@ -1,16 +1,16 @@
-import type { FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createAnalyticsService } from '../../src/analytics/service.js';
-import { storeKinds, type TestStore } from '../helpers/stores.js';
+import type { Tier } from '../../src/tenancy/plans.js';
+import type { HostedHarness } from '../helpers/hosted.js';
+import { storeKinds } from '../helpers/stores.js';
 import { type Dataset, reportOutcomes, seed } from './dataset.js';
 import {
-  analyticsStore,
-  buildApp,
   DAY,
   type Harness,
-  makeHarness,
+  type HostedAnalytics,
+  type HostedOrg,
   NOW,
-  operationIds,
+  startAnalytics,
   storedClicks,
   TODAY,
 } from './setup.js';
@@ -19,26 +19,26 @@ const dayIso = (daysAgo: number) => new Date(TODAY - daysAgo * DAY).toISOString(
 
 for (const kind of storeKinds) {
   describe.skipIf(kind.skipReason !== null)(`analytics reads on ${kind.name}`, () => {
-    let testStore: TestStore;
+    let a: HostedAnalytics;
     let h: Harness;
     let d: Dataset;
-    let app: FastifyInstance;
-    let offApp: FastifyInstance;
-    const get = (url: string, tier = 'legend', orgId = d.org.orgId, on = app) =>
-      on.inject({ method: 'GET', url, headers: { 'x-org': orgId, 'x-tier': tier } });
+    let org: HostedOrg;
+    let other: HostedOrg;
+    let offApp: HostedHarness;
+    /** As the organization's owner on `tier`: /v1 (Legend) with its API key, /api with its session. */
+    const get = (url: string, tier: Tier = 'legend', who = org, on = a.h) => a.get(who, url, tier, on);
 
     beforeAll(async () => {
-      testStore = await analyticsStore(kind);
-      h = makeHarness(testStore.store);
-      d = await seed(h);
+      a = await startAnalytics(kind);
+      h = a.seeding;
+      org = await a.org();
+      other = await a.org();
+      d = await seed(h, { org: org.ctx, other: other.ctx });
       expect(await reportOutcomes(h, d)).toEqual([true, true, true, true, false]);
-      app = await buildApp(h.analytics);
-      offApp = await buildApp(makeHarness(testStore.store, { analytics: false }).analytics);
+      offApp = await a.analyticsOff();
     });
     afterAll(async () => {
-      await app?.close();
-      await offApp?.close();
-      await testStore?.dispose();
+      await a?.close();
     });
 
     it('whole organization, 30 days, every series with exact counts', async () => {
@@ -129,7 +129,7 @@ for (const kind of storeKinds) {
     });
 
     it('every window from 1 to 90 days: 7-day blocks plus edge days add up to the raw rows', async () => {
-      const raw = await storedClicks(testStore.store, d.org.orgId);
+      const raw = await storedClicks(a.h.testStore.store, d.org.orgId);
       const times = raw.filter((click) => !click.bot).map((click) => click.at);
       expect(times.length).toBeGreaterThan(0);
       for (let days = 1; days <= 90; days++) {
@@ -212,12 +212,12 @@ for (const kind of storeKinds) {
       const page = (await get(`/v1/links/${d.alpha.id}/clicks?limit=2&offset=1`)).json();
       expect(page.clicks.map((c: { outcome: string }) => c.outcome)).toEqual(['opened', 'redirect']);
       expect((await get(`/v1/links/${d.alpha.id}/clicks?limit=201`)).statusCode).toBe(400);
-      expect((await get(`/v1/links/${d.alpha.id}/clicks`, 'sidekick')).json()).toEqual({
+      expect((await get(`/api/links/${d.alpha.id}/clicks`, 'sidekick')).json()).toEqual({
         configured: true,
         clicks: [],
         upgrade: expect.any(String),
       });
-      expect((await get(`/v1/links/${d.alpha.id}/clicks`, 'legend', d.other.orgId)).statusCode).toBe(404);
+      expect((await get(`/v1/links/${d.alpha.id}/clicks`, 'legend', other)).statusCode).toBe(404);
     });
 
     it('A/B stats: every variant of the link, zeros kept, outcomes per variant; upgrade below hero', async () => {
@@ -327,13 +327,13 @@ for (const kind of storeKinds) {
         city: 'Berlin',
         variant: 1,
       });
-      expect((await get('/v1/analytics/export', 'sidekick')).json().error).toBe('analytics_export');
+      expect((await get('/api/analytics/export', 'sidekick')).json().error).toBe('analytics_export');
       expect((await get(`/v1/analytics/export?linkId=${d.foreign.id}`)).statusCode).toBe(404);
       expect((await get('/v1/analytics/export?format=xml')).statusCode).toBe(400);
     });
 
     it('ANALYTICS=off: configured false and placeholder zeros in every shape', async () => {
-      const off = (url: string, tier = 'legend') => get(url, tier, d.org.orgId, offApp);
+      const off = (url: string, tier: Tier = 'legend') => get(url, tier, org, offApp);
       expect((await off(`/v1/links/${d.alpha.id}/stats`)).json()).toEqual({
         configured: false,
         total: 0,
@@ -370,7 +370,7 @@ for (const kind of storeKinds) {
       );
       expect((await off(`/v1/links/${d.foreign.id}/stats`)).statusCode).toBe(404);
       const service = createAnalyticsService({
-        store: testStore.store,
+        store: a.h.testStore.store,
         analytics: false,
         links: h.links,
         tapTokens: h.tapTokens,
@@ -382,7 +382,8 @@ for (const kind of storeKinds) {
       ]);
     });
 
-    it('operation ids are distinct between /v1 and the dashboard twins', () => {
+    it('operation ids are distinct between /v1 and the dashboard twins', async () => {
+      const operationIds = await a.operationIds();
       expect(operationIds).toHaveLength(new Set(operationIds).size);
       expect(operationIds).toEqual(
         expect.arrayContaining([

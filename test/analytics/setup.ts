@@ -1,9 +1,6 @@
 import { randomBytes, randomUUID } from 'node:crypto';
-import Fastify, { type FastifyInstance } from 'fastify';
-import { serializerCompiler, validatorCompiler } from 'fastify-type-provider-zod';
 import type { Kysely } from 'kysely';
 import { type StoredClick, unpackBlock } from '../../src/analytics/click-blocks.js';
-import { analyticsRoutes, dashboardAnalyticsRoutes, tapRoutes } from '../../src/analytics/routes.js';
 import {
   type AnalyticsService,
   type AppEvent,
@@ -13,18 +10,21 @@ import {
 import { type ClickInput, createClickBuffer } from '../../src/analytics/write/click-buffer.js';
 import { createTapTokens, type TapTokens } from '../../src/analytics/write/tap-tokens.js';
 import { createPlatformTable } from '../../src/core/platforms/index.js';
-import { hostedErrorHandler } from '../../src/http/errors.js';
 import { createLinkRepo } from '../../src/links/repo.js';
 import { createLinkService, type LinkService } from '../../src/links/service.js';
 import type { Store } from '../../src/store/database.js';
 import { up } from '../../src/store/migrations/008-analytics.js';
 import { migrationProvider } from '../../src/store/migrations/index.js';
 import type { OrgContext } from '../../src/tenancy/context.js';
-import { featuresOf, isTier, type Tier } from '../../src/tenancy/plans.js';
+import { featuresOf, type Tier } from '../../src/tenancy/plans.js';
+import { type HostedHarness, onStore, startHosted } from '../helpers/hosted.js';
 import { makeOrg as makeOrgRow } from '../helpers/org.js';
 import type { StoreKind, TestStore } from '../helpers/stores.js';
 
-/** Shared set-up of the analytics suites: a store with 008 applied, organizations, links, a small app. */
+/**
+ * Shared set-up of the analytics suites: a store with 008 applied, organizations, links, the write path
+ * and the service on a fixed clock; the reads over HTTP through the hosted service (startAnalytics).
+ */
 
 export const SECRET = 'analytics-test-session-secret-0123456789';
 /** 2025-03-15T12:00:00Z: every seeded click is placed relative to this instant. */
@@ -134,41 +134,73 @@ export function makeHarness(store: Store, options: { analytics?: boolean; now?: 
   return { store, links, tapTokens, analytics, emitted, buffer };
 }
 
-/**
- * The routes as the lead mounts them: /v1 reads and /api twins behind a stand-in auth hook (the tier and org
- * come from test headers), the beacon at the root.
- */
-export const operationIds: string[] = [];
+type Owner = Awaited<ReturnType<HostedHarness['owner']>>;
+/** An organization of the hosted service: its owner's session and API key, and its context for the services. */
+export type HostedOrg = Owner & { ctx: OrgContext };
+type Response = Awaited<ReturnType<HostedHarness['api']>>;
 
-export async function buildApp(analytics: AnalyticsService): Promise<FastifyInstance> {
-  const app = Fastify();
-  app.addHook('onRoute', (route) => {
-    const id = (route.schema as { operationId?: string } | undefined)?.operationId;
-    if (id && !operationIds.includes(id)) operationIds.push(id);
-  });
-  app.setValidatorCompiler(validatorCompiler);
-  app.setSerializerCompiler(serializerCompiler);
-  app.setErrorHandler(hostedErrorHandler);
-  app.decorateRequest('org', null);
-  const auth = async (request: { headers: Record<string, unknown>; org: OrgContext | null }) => {
-    const tier = String(request.headers['x-tier'] ?? 'legend');
-    request.org = ctxOf(String(request.headers['x-org']), isTier(tier) ? tier : 'sidekick');
+/** The analytics reads as the hosted service serves them, on a store the suite seeds. */
+export interface HostedAnalytics {
+  h: HostedHarness;
+  /** The analytics write path and service on the hosted store, at NOW: how a suite seeds its data. */
+  seeding: Harness;
+  /** A Legend organization as its owner signs up for it. */
+  org(): Promise<HostedOrg>;
+  /**
+   * GET as `org` on the plan `tier` (moved there through the accounts service first): /v1 with its API
+   * key, which answers Legend only, /api with its owner's session; `on` another instance on the store.
+   */
+  get(org: HostedOrg, url: string, tier?: Tier, on?: HostedHarness): Promise<Response>;
+  /** The operation ids of the analytics paths in the service's /openapi.json. */
+  operationIds(): Promise<string[]>;
+  /** A second instance with ANALYTICS=off on the same store (closed with this one). */
+  analyticsOff(): Promise<HostedHarness>;
+  close(): Promise<void>;
+}
+
+const ANALYTICS_PATH =
+  /^\/(v1|api)\/(analytics(\/|$)|links\/\{id\}\/(stats|clicks|ab-stats)$)|^\/api\/public\/tap$/;
+
+/** The hosted service through the composition root (startHosted) on the fixed clock, ANALYTICS=on. */
+export async function startAnalytics(kind: StoreKind): Promise<HostedAnalytics> {
+  const h = await startHosted(kind, { ANALYTICS: 'on' }, { now: () => NOW });
+  const seeding = makeHarness(h.testStore.store);
+  const tiers = new Map<string, Tier>();
+  const others: HostedHarness[] = [];
+  return {
+    h,
+    seeding,
+    async org() {
+      const owner = await h.owner('legend');
+      tiers.set(owner.orgId, 'legend');
+      return { ...owner, ctx: ctxOf(owner.orgId, 'legend') };
+    },
+    async get(org, url, tier = 'legend', on = h) {
+      if (url.startsWith('/v1/') && tier !== 'legend') throw new Error(`${url}: /v1 answers Legend only`);
+      if (tiers.get(org.orgId) !== tier) {
+        await h.accounts.setTier(org.orgId, tier);
+        tiers.set(org.orgId, tier);
+      }
+      return url.startsWith('/v1/')
+        ? on.v1(org.apiKey, { method: 'GET', url })
+        : on.api(org.cookie, { method: 'GET', url });
+    },
+    async operationIds() {
+      const doc = (await h.app.inject({ method: 'GET', url: '/openapi.json' })).json() as {
+        paths: Record<string, Record<string, { operationId?: string }>>;
+      };
+      return Object.entries(doc.paths)
+        .filter(([path]) => ANALYTICS_PATH.test(path))
+        .flatMap(([, operations]) => Object.values(operations).flatMap((op) => op.operationId ?? []));
+    },
+    async analyticsOff() {
+      const off = await startHosted(onStore(kind, h.testStore), { ANALYTICS: 'off' }, { now: () => NOW });
+      others.push(off);
+      return off;
+    },
+    async close() {
+      for (const off of others) await off.close();
+      await h.close();
+    },
   };
-  await app.register(
-    async (v1) => {
-      v1.addHook('onRequest', auth);
-      await v1.register(analyticsRoutes, { analytics });
-    },
-    { prefix: '/v1' },
-  );
-  await app.register(
-    async (api) => {
-      api.addHook('onRequest', auth);
-      await api.register(dashboardAnalyticsRoutes, { analytics });
-    },
-    { prefix: '/api' },
-  );
-  await app.register(tapRoutes, { analytics });
-  await app.ready();
-  return app;
 }

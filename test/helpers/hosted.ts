@@ -57,6 +57,14 @@ export interface HostedHarness {
 export const BASE_URL = 'https://lnk.example';
 
 /**
+ * A store kind that hands out `testStore`, already open, instead of a fresh one: a second instance on the
+ * same store (another plan of the config, a second server). Its close() leaves the store to its owner.
+ */
+export function onStore(kind: StoreKind, testStore: TestStore): StoreKind {
+  return { ...kind, create: async () => ({ ...testStore, dispose: async () => {} }) };
+}
+
+/**
  * `options` as composeHosted takes them: what a test brings instead of the real thing (a DNS lookup, the
  * clock). The harness's own account service reads the same clock.
  */
