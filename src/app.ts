@@ -27,7 +27,7 @@ import { type SegmentService, segmentRoutes } from './broadcasts/segments.js';
 import type { BroadcastService } from './broadcasts/service.js';
 import { type UnsubscribeService, unsubscribeRoutes } from './broadcasts/unsubscribe.js';
 import { composeAnalytics } from './compose/analytics.js';
-import { composeAudience } from './compose/audience.js';
+import { composeAudience, type MailWorkerOptions } from './compose/audience.js';
 import { composeImports } from './compose/imports.js';
 import type { Limits } from './compose/limits.js';
 import { composeHosts, composeLinks, type Hosts } from './compose/links.js';
@@ -159,6 +159,8 @@ export interface Composed {
    * is made on the same store, and `drain`, which waits until the intake has handled every delivery taken.
    */
   social?: { deps: SocialDeps; drain(): Promise<void> };
+  /** The broadcast mail worker (with SMTP_URL): `drain` sends every queued recipient now (tests). */
+  mail?: { drain(): Promise<void> };
   /** Closes the app and whatever the composition opened besides the store (Redis clients). */
   close(): Promise<void>;
   /** With REDIS_URL: whether Redis is reached now and which rate limit decides (for /health, /metrics). */
@@ -178,6 +180,11 @@ export interface ComposeOptions {
    * sessions, rate-limit windows, the redirect's schedules): the system clock unless a test brings one.
    */
   now?: () => number;
+  /**
+   * The broadcast mail worker as a test runs it: its batch size, or only when drained (`background:
+   * false`, for a test that changes rows between queueing and sending). Production leaves it unset.
+   */
+  mailWorker?: MailWorkerOptions;
 }
 
 /** The redirect's route pattern, as Fastify and the metrics name it. */
@@ -217,7 +224,8 @@ export async function composeHosted(
   // Without SMTP_URL there is no mail worker: broadcasts answer 503 not_provisioned, invites are logged.
   const mailTransport = config.smtpUrl ? createSmtpTransport(config.smtpUrl) : null;
   const mailFrom = config.mailFrom ?? `linkhop <no-reply@${new URL(config.baseUrl).hostname}>`;
-  const crowd = composeAudience({ config, store, logger, events, audit, mailTransport, mailFrom, now });
+  const mail = { mailTransport, mailFrom, mailWorker: options.mailWorker };
+  const crowd = composeAudience({ config, store, logger, events, audit, ...mail, now });
   const hosts = await composeHosts(config, store, shared, outbox);
   const { cache } = hosts;
   const people = composeTeams({ config, store, audit, logger, limits, cache, mailTransport, mailFrom, now });
@@ -263,6 +271,7 @@ export async function composeHosted(
     fastPath: createHostedFastPath(redirect.deps),
     sweepExpiry: () => linkExpiry.sweep(),
     social: { deps: social.deps, drain: () => social.intake.drain() },
+    mail: { drain: () => crowd.drain() },
     ...(redis ? { redis: { health: redis.health, rateLimitMode: () => limits.mode() } } : {}),
     // The app first (no new requests), then what writes in the background, then the connections.
     async close() {

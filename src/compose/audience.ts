@@ -22,11 +22,23 @@ export interface AudienceDeps {
   mailFrom: string;
   /** The service's clock. */
   now: () => Date;
+  /** The mail worker as a test runs it (ComposeOptions.mailWorker). */
+  mailWorker?: MailWorkerOptions | undefined;
+}
+
+/**
+ * Tests: `batchSize` rows a pass (20 by default, so a few contacts span passes), and `background: false`
+ * to neither poll nor nudge: queued rows wait until the test drains them.
+ */
+export interface MailWorkerOptions {
+  batchSize?: number;
+  background?: boolean;
 }
 
 /** The audience side of the hosted service: contacts, segments, broadcasts and their mail worker. */
 export function composeAudience(deps: AudienceDeps) {
   const { config, store, events, audit, mailTransport, now } = deps;
+  const background = deps.mailWorker?.background !== false;
   const audience = createAudienceService({
     store,
     now,
@@ -44,6 +56,7 @@ export function composeAudience(deps: AudienceDeps) {
         baseUrl: config.baseUrl,
         now,
         logger: deps.logger,
+        ...(deps.mailWorker?.batchSize ? { batchSize: deps.mailWorker.batchSize } : {}),
       })
     : undefined;
   const broadcasts = createBroadcastService({
@@ -53,7 +66,9 @@ export function composeAudience(deps: AudienceDeps) {
     uuid: randomUUID,
     flagsOff: config.flagsOff,
     mailConfigured: worker !== undefined,
-    nudge: () => worker?.nudge(),
+    nudge: () => {
+      if (background) worker?.nudge();
+    },
     audit,
   });
   const unsubscribe = createUnsubscribeService({ store, now });
@@ -62,7 +77,11 @@ export function composeAudience(deps: AudienceDeps) {
     segments,
     broadcasts,
     unsubscribe,
-    start: () => worker?.start(),
+    start: () => {
+      if (background) worker?.start();
+    },
+    /** Sends every queued row now and resolves when none is left (tests). */
+    drain: async () => worker?.drain(),
     stop: async () => worker?.stop(),
   };
 }

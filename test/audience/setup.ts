@@ -1,15 +1,11 @@
 import { randomUUID } from 'node:crypto';
-import Fastify, { type FastifyInstance } from 'fastify';
-import { serializerCompiler, validatorCompiler } from 'fastify-type-provider-zod';
 import { sql } from 'kysely';
 import { audienceDb } from '../../src/audience/repo.js';
-import { hostedErrorHandler } from '../../src/http/errors.js';
 import type { Store } from '../../src/store/database.js';
 import { up } from '../../src/store/migrations/011-audience.js';
-import type { OrgContext } from '../../src/tenancy/context.js';
 import type { StoreKind, TestStore } from '../helpers/stores.js';
 
-/** Shared set-up of the audience and broadcast suites: a store with migration 011, orgs, links, an app. */
+/** Shared set-up of the audience and broadcast suites: a store with migration 011, links, contacts, a clock. */
 
 export async function audienceStore(kind: StoreKind): Promise<TestStore> {
   const testStore = await createWithRetry(kind);
@@ -68,29 +64,6 @@ export async function makeLink(
     })
     .execute();
   return id;
-}
-
-/**
- * A small app like the hosted one: zod compilers, the hosted error handler, and `x-test-org` naming the
- * calling organization (what the session or API-key hook does in production). Left for the broadcast rig
- * (test/broadcasts/setup.ts), which drives a mail worker of its own; the audience suites use startHosted.
- */
-export async function buildApp(
-  orgs: Map<string, OrgContext>,
-  register: (app: FastifyInstance) => Promise<void>,
-): Promise<FastifyInstance> {
-  const app = Fastify();
-  app.setValidatorCompiler(validatorCompiler);
-  app.setSerializerCompiler(serializerCompiler);
-  app.setErrorHandler(hostedErrorHandler);
-  app.decorateRequest('org', null);
-  app.addHook('onRequest', async (request) => {
-    const id = request.headers['x-test-org'];
-    request.org = typeof id === 'string' ? (orgs.get(id) ?? null) : null;
-  });
-  await register(app);
-  await app.ready();
-  return app;
 }
 
 /**

@@ -1,7 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { audienceDb } from '../../src/audience/repo.js';
-import { featuresOf } from '../../src/tenancy/plans.js';
 import { storeKinds } from '../helpers/stores.js';
 import { type BroadcastRig, broadcastRig } from './setup.js';
 
@@ -113,11 +112,7 @@ for (const kind of storeKinds) {
 
     it('lets a downgraded organization read its history (flag-gated only), but not write', async () => {
       const id = (await rig.call(rig.hero, 'POST', '/api/broadcasts', draft)).json().id;
-      rig.orgs.set(rig.hero.orgId, {
-        orgId: rig.hero.orgId,
-        tier: 'sidekick',
-        features: featuresOf('sidekick'),
-      });
+      await rig.setTier(rig.hero, 'sidekick');
       const list = await rig.call(rig.hero, 'GET', '/api/broadcasts');
       expect(list.statusCode).toBe(200);
       expect(list.json().broadcasts).toHaveLength(1);
@@ -132,7 +127,7 @@ for (const kind of storeKinds) {
 
     it('answers 403 feature_disabled everywhere when the broadcasts flag is off', async () => {
       const id = (await rig.call(rig.legend, 'POST', '/api/broadcasts', draft)).json().id;
-      rig.flagsOff.add('broadcasts');
+      await rig.restart({ FLAGS_OFF: 'broadcasts' });
       const calls: [string, string, unknown?][] = [
         ['GET', '/api/broadcasts'],
         ['POST', '/api/broadcasts', draft],

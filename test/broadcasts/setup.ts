@@ -1,23 +1,21 @@
-import { randomUUID } from 'node:crypto';
-import type { FastifyInstance } from 'fastify';
-import { createAudienceService } from '../../src/audience/service.js';
-import { broadcastRoutes } from '../../src/broadcasts/routes.js';
-import { createSegmentService, segmentRoutes } from '../../src/broadcasts/segments.js';
-import { createBroadcastService } from '../../src/broadcasts/service.js';
-import { createUnsubscribeService, unsubscribeRoutes } from '../../src/broadcasts/unsubscribe.js';
-import { createBroadcastWorker } from '../../src/broadcasts/worker.js';
-import { createSmtpTransport } from '../../src/net/mail.js';
-import type { OrgContext } from '../../src/tenancy/context.js';
-import { audienceStore, buildApp } from '../audience/setup.js';
-import { makeOrg } from '../helpers/org.js';
+import type { Tier } from '../../src/tenancy/plans.js';
+import { audienceStore } from '../audience/setup.js';
+import { type HostedHarness, onStore, startHosted } from '../helpers/hosted.js';
 import type { StoreKind, TestStore } from '../helpers/stores.js';
 import { type SmtpSink, startSmtp } from './smtp.js';
 
 export const BASE = 'https://lnk.example';
 export const FROM = 'Acme News <news@acme.example>';
-const silent = { warn() {}, error() {} };
 
-/** Everything a broadcast suite needs: a store, three tiers, the services, the worker, SMTP, an app. */
+type Owner = Awaited<ReturnType<HostedHarness['owner']>>;
+
+/**
+ * Everything a broadcast suite needs: the hosted service through the composition root (startHosted) on a
+ * store of its own, three organizations' owners (Legend "Acme", Hero, Sidekick) whose sessions make the
+ * dashboard's /api calls, and a real SMTP server on loopback as SMTP_URL. The service's mail worker takes
+ * batches of 3 and, unless `background`, sends only when a test drains it (`worker.drain()`), so a test
+ * can change rows between queueing and sending. `mailConfigured: false` leaves SMTP_URL unset.
+ */
 export async function broadcastRig(
   kind: StoreKind,
   options: { mailConfigured?: boolean; background?: boolean } = {},
@@ -25,74 +23,46 @@ export async function broadcastRig(
   const testStore: TestStore = await audienceStore(kind);
   const store = testStore.store;
   const smtp: SmtpSink = await startSmtp();
-  const flagsOff = new Set<string>();
-  const orgs = new Map<string, OrgContext>();
-  const legend = await makeOrg(store, 'legend', { name: 'Acme' });
-  const hero = await makeOrg(store, 'hero');
-  const sidekick = await makeOrg(store, 'sidekick');
-  for (const org of [legend, hero, sidekick]) orgs.set(org.orgId, org);
-  const deps = { store, now: () => new Date(), uuid: randomUUID, flagsOff };
-  const segments = createSegmentService(deps);
-  const worker = createBroadcastWorker({
-    store,
-    transport: createSmtpTransport(smtp.url),
-    from: FROM,
-    baseUrl: BASE,
-    now: () => new Date(),
-    logger: silent,
-    batchSize: 3,
-  });
-  const broadcasts = createBroadcastService({
-    ...deps,
-    segments,
-    mailConfigured: options.mailConfigured ?? true,
-    // In the background like production, or only when a test drains the worker.
-    nudge: () => {
-      if (options.background) worker.nudge();
-    },
-  });
-  const audience = createAudienceService({ ...deps, events: { emitIn: async () => 0, nudge: () => {} } });
-  const unsubscribe = createUnsubscribeService({ store, now: () => new Date() });
-  const app: FastifyInstance = await buildApp(orgs, async (a) => {
-    await a.register(
-      async (api) => {
-        await api.register(segmentRoutes, { segments });
-        await api.register(broadcastRoutes, { broadcasts });
-      },
-      { prefix: '/api' },
-    );
-    await a.register(unsubscribeRoutes, { unsubscribe });
-  });
-  const call = (
-    org: OrgContext,
-    method: 'GET' | 'POST' | 'PATCH' | 'DELETE',
-    url: string,
-    payload?: unknown,
-  ) =>
-    app.inject({
+  const env = {
+    MAIL_FROM: FROM,
+    ...(options.mailConfigured === false ? {} : { SMTP_URL: smtp.url }),
+  };
+  const mailWorker = { batchSize: 3, background: options.background === true };
+  let h = await startHosted(onStore(kind, testStore), env, { mailWorker });
+  const legend = await h.owner('legend', 'Acme');
+  const hero = await h.owner('hero');
+  const sidekick = await h.owner('sidekick');
+
+  /** The dashboard's call, with the organization owner's session. */
+  const call = (org: Owner, method: 'GET' | 'POST' | 'PATCH' | 'DELETE', url: string, payload?: unknown) =>
+    h.api(org.cookie, {
       method,
       url,
-      headers: { 'x-test-org': org.orgId },
       ...(payload === undefined ? {} : { payload: payload as Record<string, unknown> }),
     });
   return {
     testStore,
     store,
     smtp,
-    flagsOff,
-    orgs,
     legend,
     hero,
     sidekick,
-    segments,
-    broadcasts,
-    audience,
-    worker,
-    app,
+    /** The hosted app now serving (another after `restart`). */
+    get app() {
+      return h.app;
+    },
+    /** The service's mail worker: `drain` sends every queued recipient now. */
+    worker: { drain: () => h.drainMail() },
     call,
+    /** Moves the organization to `tier` as the operator does (the accounts service's setTier). */
+    setTier: (org: Owner, tier: Tier) => h.accounts.setTier(org.orgId, tier),
+    /** The service restarted on the same store with more env (FLAGS_OFF): the same organizations, sessions, rows. */
+    async restart(more: Record<string, string>) {
+      await h.close();
+      h = await startHosted(onStore(kind, testStore), { ...env, ...more }, { mailWorker });
+    },
     async close() {
-      await worker.stop();
-      await app.close();
+      await h.close();
       await smtp.close();
       await testStore.dispose();
     },
