@@ -64,6 +64,8 @@ import { registerCsrfGuard, requireSession } from './http/session-auth.js';
 import { registerV1Auth, type V1AuthDeps } from './http/v1-auth.js';
 import { importRoutes } from './imports/routes.js';
 import type { ImportService } from './imports/service.js';
+import type { AbTests } from './links/ab.js';
+import { abTestRoutes } from './links/ab-routes.js';
 import { type PreviewService, previewRoutes } from './links/preview.js';
 import { qrRoutes } from './links/qr.js';
 import { linkRoutes } from './links/routes.js';
@@ -115,6 +117,8 @@ export interface HostedAppDeps {
     erase: EraseService;
   };
   links: LinkService;
+  /** A/B tests that conclude (issue #33): the readout and the promote. */
+  abTests: AbTests;
   folders: FolderService;
   domains: DomainService;
   pixels: PixelService;
@@ -152,6 +156,8 @@ export interface Composed {
   clickStats?(): ClickBufferStats;
   /** One pass of the link.expired sweep now (hosted; it also runs every 20 s). */
   sweepExpiry?(): Promise<void>;
+  /** One pass of the A/B auto-promote sweep now (hosted; it also runs every minute). */
+  sweepAbTests?(): Promise<void>;
   /** The redirect's fast path as the server runs it in front of Fastify (tests drive it with raw requests). */
   fastPath?: FastPath;
   /**
@@ -244,7 +250,7 @@ export async function composeHosted(
     audit,
     now,
   });
-  const { clicks, tapTokens, analytics, bandit, ...tracking } = composeAnalytics({
+  const { clicks, tapTokens, analytics, bandit, abTests, ...tracking } = composeAnalytics({
     config,
     store,
     logger,
@@ -253,6 +259,7 @@ export async function composeHosted(
     ...(redis ? { redis: redis.publisher } : {}),
     links,
     events,
+    abTesting: { linkRepo: hosts.linkRepo, table: shared.table, audit, cache },
     emitEvent: outbox.emitEvent,
     clock: shared.clock,
   });
@@ -260,7 +267,7 @@ export async function composeHosted(
   const redirect = composeRedirect({ config, shared, hosts, linkExpiry, clicks, tapTokens, bandit });
   const metrics = composeMetrics({ store, shared, outbox, hosts, clicks, redirect });
   const groups = { shared, outbox, crowd, hosts, people, linking, imports, analytics, social, redirect };
-  const app = await buildHostedApp(hostedAppDeps(config, store, logger, metrics, groups));
+  const app = await buildHostedApp(hostedAppDeps(config, store, logger, metrics, { ...groups, abTests }));
   tracking.start();
   outbox.deliveries.start();
   crowd.start();
@@ -270,6 +277,7 @@ export async function composeHosted(
     clickStats: () => clicks.stats(),
     fastPath: createHostedFastPath(redirect.deps),
     sweepExpiry: () => linkExpiry.sweep(),
+    sweepAbTests: () => abTests.sweep(),
     social: { deps: social.deps, drain: () => social.intake.drain() },
     mail: { drain: () => crowd.drain() },
     ...(redis ? { redis: { health: redis.health, rateLimitMode: () => limits.mode() } } : {}),
@@ -305,6 +313,7 @@ function hostedAppDeps(
     linking: Awaited<ReturnType<typeof composeLinks>>;
     imports: ReturnType<typeof composeImports>;
     analytics: AnalyticsService;
+    abTests: AbTests;
     social: ReturnType<typeof composeSocial>;
     redirect: ReturnType<typeof composeRedirect>;
   },
@@ -325,6 +334,7 @@ function hostedAppDeps(
     dashboard: dashboardDeps(config, people, limits),
     teams: people.teams,
     links: linking.links,
+    abTests: groups.abTests,
     folders: linking.folders,
     domains: hosts.domains,
     pixels: linking.pixels,
@@ -465,6 +475,7 @@ async function registerV1(v1: FastifyInstance, deps: HostedAppDeps): Promise<voi
   registerV1Auth(v1, deps.v1Auth);
   await v1.register(meRoutes);
   await v1.register(linkRoutes, { links: deps.links });
+  await v1.register(abTestRoutes, { abTests: deps.abTests });
   await v1.register(linkListStatsRoutes, { stats: deps.publicStats });
   await v1.register(folderRoutes, { folders: deps.folders });
   await v1.register(domainRoutes, { domains: deps.domains });
@@ -505,6 +516,7 @@ async function registerDashboardApi(api: FastifyInstance, deps: HostedAppDeps): 
     await authed.register(memberRoutes, { ...teamDeps(deps), operationPrefix: 'dashboard' });
     await authed.register(auditRoutes, { audit: deps.teams.audit, operationPrefix: 'dashboard' });
     await authed.register(linkRoutes, { links: deps.links, operationPrefix: 'dashboard' });
+    await authed.register(abTestRoutes, { abTests: deps.abTests, operationPrefix: 'dashboard' });
     await authed.register(linkListStatsRoutes, { stats: deps.publicStats, operationPrefix: 'dashboard' });
     await authed.register(qrRoutes, { links: deps.links, operationId: 'dashboardGetLinkQr' });
     await authed.register(previewRoutes, { previews: deps.previews, operationPrefix: 'dashboard' });

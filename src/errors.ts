@@ -10,6 +10,7 @@ export const ERROR_CATALOGUE = {
   invalid_body: { status: 400, message: 'The request body is invalid' },
   invalid_query: { status: 400, message: 'The query parameters are invalid' },
   ab_routing_conflict: { status: 400, message: 'A link cannot have both A/B variants and routing' },
+  unknown_variant: { status: 400, message: 'The A/B test has no such variant' },
   invalid_handle: { status: 400, message: 'The handle is invalid' },
   invalid_blocks: { status: 400, message: 'The block list is invalid' },
   unknown_link: { status: 400, message: 'A block references a link that does not exist' },
@@ -26,7 +27,9 @@ export const ERROR_CATALOGUE = {
   csrf: { status: 403, message: 'Cross-site request refused' },
   not_found: { status: 404, message: 'Not found' },
   no_bio_page: { status: 404, message: 'Create a bio page first' },
+  no_ab_test: { status: 404, message: 'This link has no A/B test' },
   slug_taken: { status: 409, message: 'This slug is already taken' },
+  ab_not_running: { status: 409, message: 'This link has no running A/B test' },
   handle_taken: { status: 409, message: 'This handle is already taken' },
   email_taken: { status: 409, message: 'An account with this email already exists' },
   last_owner: {

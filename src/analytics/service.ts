@@ -188,6 +188,23 @@ export function createAnalyticsService(deps: AnalyticsServiceDeps) {
       return { ...base, variants };
     },
 
+    /**
+     * One link's human clicks and reported outcomes per A/B variant (0 to `variants` - 1) over the whole UTC
+     * days of `range`: what an A/B readout is computed from. Zeros when analytics is off.
+     */
+    async variantCounts(orgId: string, linkId: string, variants: number, range: DayRange) {
+      const counts = Array.from({ length: variants }, () => ({ visits: 0, ...zeroOutcomes() }));
+      if (!configured || variants === 0) return counts;
+      for (const row of await repo.linkSums(orgId, [linkId], ['variant', 'variant_outcome'], range)) {
+        const [index, outcome] = row.dimension === 'variant' ? [row.value, null] : split(row.value);
+        const entry = counts[Number(index)];
+        if (!entry || !/^\d+$/.test(index)) continue;
+        if (outcome === null) entry.visits += row.clicks;
+        else if (isOutcome(outcome)) entry[outcome] += row.clicks;
+      }
+      return counts;
+    },
+
     /** /v1/analytics: totals on every plan, every series from hero up. */
     async analytics(ctx: OrgContext, query: AnalyticsQuery) {
       const days = clampDays(query.days ?? 30);

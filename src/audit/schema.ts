@@ -13,7 +13,7 @@ export const auditEntrySchema = z
   .object({
     id: z.string(),
     at: z.string(),
-    actor: z.object({ type: z.enum(['user', 'key']), id: z.string(), label: z.string() }),
+    actor: z.object({ type: z.enum(['user', 'key', 'system']), id: z.string(), label: z.string() }),
     action: z.string(),
     target: z.object({ type: z.string(), id: z.string() }),
     changes: z.record(z.string(), z.unknown()),

@@ -1,3 +1,4 @@
+import { randomUUID } from 'node:crypto';
 import type { Redis } from 'ioredis';
 import type { Logger } from 'pino';
 import { createEscapeBandit } from '../analytics/read/escape-bandit.js';
@@ -9,7 +10,12 @@ import { clickSink } from '../analytics/write/click-sink.js';
 import { createOutcomeQueue } from '../analytics/write/outcome-queue.js';
 import { createOutcomeWriter } from '../analytics/write/outcomes.js';
 import { createMemoryOneShot, createRedisOneShot, createTapTokens } from '../analytics/write/tap-tokens.js';
+import type { AuditLog } from '../audit/service.js';
 import type { Config } from '../config.js';
+import type { PlatformTable } from '../core/platforms/index.js';
+import { composeAbTests } from '../links/ab.js';
+import type { LinkRepo } from '../links/repo.js';
+import type { LinkService } from '../links/service.js';
 import type { Store } from '../store/database.js';
 import type { EventOutbox } from '../webhooks/service.js';
 
@@ -22,8 +28,15 @@ export interface AnalyticsDeps {
   sessionSecret: string;
   /** With REDIS_URL: tap tokens redeem once across instances. */
   redis?: Redis;
-  links: AnalyticsServiceDeps['links'];
+  links: AnalyticsServiceDeps['links'] & Pick<LinkService, 'present'>;
   events: EventOutbox;
+  /** What A/B tests need besides the links and the analytics: to conclude a test and to drop its cache. */
+  abTesting: {
+    linkRepo: LinkRepo;
+    table: PlatformTable;
+    audit: AuditLog;
+    cache: { invalidate(host: string, slug: string): void };
+  };
   emitEvent: AnalyticsServiceDeps['emitEvent'];
   /** The service's clock, in milliseconds. */
   clock: () => number;
@@ -31,8 +44,8 @@ export interface AnalyticsDeps {
 
 /**
  * Analytics, wired once: clicks leave the request path through a buffer written in batches, taps redeem
- * once, refused outcomes are held and retried, the escape bandit learns off the request path, and old
- * raw clicks are dropped by partition.
+ * once, refused outcomes are held and retried, the escape bandit learns off the request path, old raw
+ * clicks are dropped by partition, and A/B tests are read out and concluded (by hand or by their rule).
  */
 export function composeAnalytics(deps: AnalyticsDeps) {
   const { config, store, logger, events } = deps;
@@ -64,6 +77,16 @@ export function composeAnalytics(deps: AnalyticsDeps) {
     random: Math.random,
     logger,
   });
+  const abTests = composeAbTests({
+    store,
+    ...deps.abTesting,
+    links: deps.links,
+    analytics,
+    events,
+    logger,
+    now: () => new Date(deps.clock()),
+    uuid: randomUUID,
+  });
   const retention = createClickRetention({
     partitions: createClickPartitions(store),
     // Also erases the analytics rows an erased organization's in-flight clicks wrote after the erasure.
@@ -77,11 +100,13 @@ export function composeAnalytics(deps: AnalyticsDeps) {
     tapTokens,
     analytics,
     bandit,
+    abTests,
     start() {
       clicks.start();
       retention.start();
       if (config.analytics) outcomeQueue.start();
       if (config.analytics) bandit.start();
+      if (config.analytics) abTests.start();
     },
     /** Every click buffered so far is written before the store closes: none is lost on a clean shutdown. */
     async stop() {
@@ -89,6 +114,7 @@ export function composeAnalytics(deps: AnalyticsDeps) {
       await retention.stop();
       await outcomeQueue.stop();
       await bandit.stop();
+      await abTests.stop();
     },
   };
 }

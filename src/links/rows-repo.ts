@@ -1,6 +1,6 @@
 import type { Kysely, Selectable, Transaction } from 'kysely';
 import type { Database, LinkTable } from '../store/schema.js';
-import type { AbVariant, Routing, SchedEntry, Utm } from './schema.js';
+import type { AbAutoPromote, AbVariant, Routing, SchedEntry, Utm } from './schema.js';
 
 /*
  * How a link maps to its rows: the links row's columns, and its tags and pixels in their own tables, read
@@ -21,6 +21,9 @@ export interface LinkRecord {
   utm: Utm | null;
   routing: Routing | null;
   ab: AbVariant[] | null;
+  /** When the running A/B test began (absent in records cached before it existed), and its auto-promote rule. */
+  abStartedAt?: string | null;
+  abAutoPromote?: AbAutoPromote | null;
   sched: SchedEntry[] | null;
   passwordHash: string | null;
   folderId: string | null;
@@ -71,6 +74,8 @@ export function toColumns(link: LinkRecord) {
     utm: text(link.utm),
     routing: text(link.routing),
     ab: text(link.ab),
+    ab_started_at: link.abStartedAt ?? null,
+    ab_auto_promote: text(link.abAutoPromote),
     sched: text(link.sched),
     password_hash: link.passwordHash,
     folder_id: link.folderId,
@@ -97,6 +102,8 @@ function fromRow(row: Selectable<LinkTable>, tags: string[], pixelIds: string[])
     utm: json(row.utm),
     routing: json(row.routing),
     ab: json(row.ab),
+    abStartedAt: row.ab_started_at,
+    abAutoPromote: json(row.ab_auto_promote),
     sched: json(row.sched),
     passwordHash: row.password_hash,
     folderId: row.folder_id,

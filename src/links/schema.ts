@@ -99,6 +99,23 @@ export const abSchema = z
   .min(2, 'An A/B test needs 2 to 4 variants')
   .max(4, 'An A/B test needs 2 to 4 variants');
 
+/** A/B auto-promote: the test concludes by itself once every variant has minVisits and one is this sure. */
+export const abAutoPromoteSchema = z
+  .object({
+    minVisits: z
+      .number({ message: 'minVisits must be a whole number from 1 to 10000000' })
+      .int('minVisits must be a whole number from 1 to 10000000')
+      .min(1, 'minVisits must be a whole number from 1 to 10000000')
+      .max(10_000_000, 'minVisits must be a whole number from 1 to 10000000')
+      .describe('Human visits every variant needs first'),
+    confidence: z
+      .number({ message: 'confidence must be a number from 0.8 to 0.999' })
+      .min(0.8, 'confidence must be a number from 0.8 to 0.999')
+      .max(0.999, 'confidence must be a number from 0.8 to 0.999')
+      .describe('The probability of being best the winner needs, 0.8 to 0.999'),
+  })
+  .strict();
+
 export const schedSchema = z
   .array(
     z
@@ -129,6 +146,7 @@ const writableFields = {
   utm: utmSchema.nullable(),
   routing: routingSchema.nullable(),
   ab: abSchema.nullable(),
+  abAutoPromote: abAutoPromoteSchema.nullable(),
   sched: schedSchema.nullable(),
   password: z.string().min(1).max(200).nullable(),
   // Campaign end date and click limit (issue #20): an expired link re-points to expiredUrl, never breaks.
@@ -159,6 +177,7 @@ export type UpdateLinkInput = z.infer<typeof updateLinkBody>;
 export type Utm = z.infer<typeof utmSchema>;
 export type Routing = z.infer<typeof routingSchema>;
 export type AbVariant = z.infer<typeof abSchema>[number];
+export type AbAutoPromote = z.infer<typeof abAutoPromoteSchema>;
 export type SchedEntry = z.infer<typeof schedSchema>[number];
 
 export const linkSchema = z.object({
@@ -173,6 +192,7 @@ export const linkSchema = z.object({
   utm: utmSchema.nullable(),
   routing: routingOut.nullable(),
   ab: z.array(z.object({ u: z.string(), w: z.number() })).nullable(),
+  abAutoPromote: z.object({ minVisits: z.number().int(), confidence: z.number() }).nullable(),
   sched: z.array(z.object({ from: z.number(), url: z.string() })).nullable(),
   hasPassword: z.boolean(),
   tags: z.array(z.string()),

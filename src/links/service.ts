@@ -45,6 +45,7 @@ const AUDITED_FIELDS = [
   'utm',
   'routing',
   'ab',
+  'abAutoPromote',
   'sched',
   'hasPassword',
   'tags',
@@ -67,7 +68,7 @@ function requiredFeatures(input: UpdateLinkInput): Feature[] {
   if (input.captureEmails === true) needs.push('audienceCapture');
   // Public stats show the owner's full analytics: a plan without them has nothing to publish.
   if (input.publicStats === true) needs.push('fullAnalytics');
-  if (input.ab) needs.push('abTesting');
+  if (input.ab || input.abAutoPromote) needs.push('abTesting');
   if (input.sched && input.sched.length > 0) needs.push('scheduledLinks');
   if (input.password) needs.push('passwordLinks');
   if (input.routing) {
@@ -81,6 +82,10 @@ function requiredFeatures(input: UpdateLinkInput): Feature[] {
 function validationError(path: string, message: string): AppError {
   return appError('invalid_body', message, { issues: [{ code: 'custom', path: [path], message }] });
 }
+
+/** The same A/B test: the same variant URLs in the same order (weights may change while it runs). */
+const sameTest = (a: readonly { u: string }[] | null, b: readonly { u: string }[] | null): boolean =>
+  a !== null && b !== null && a.length === b.length && a.every((variant, i) => variant.u === b[i]?.u);
 
 export function createLinkService(deps: LinkServiceDeps) {
   const { repo } = deps;
@@ -97,6 +102,7 @@ export function createLinkService(deps: LinkServiceDeps) {
     utm: link.utm,
     routing: link.routing,
     ab: link.ab,
+    abAutoPromote: link.abAutoPromote ?? null,
     sched: link.sched,
     hasPassword: link.passwordHash !== null,
     tags: link.tags,
@@ -159,7 +165,18 @@ export function createLinkService(deps: LinkServiceDeps) {
     if (input.captureEmails !== undefined) next.captureEmails = input.captureEmails;
     if (input.utm !== undefined) next.utm = input.utm;
     if (input.routing !== undefined) next.routing = input.routing;
-    if (input.ab !== undefined) next.ab = input.ab;
+    if (input.ab !== undefined) {
+      // New variant URLs start a new test (its readout counts from now); a link without variants has none.
+      if (!sameTest(link.ab, input.ab)) next.abStartedAt = input.ab ? deps.now().toISOString() : null;
+      next.ab = input.ab;
+    }
+    if (input.abAutoPromote !== undefined) next.abAutoPromote = input.abAutoPromote;
+    if (!next.ab && next.abAutoPromote) {
+      // The rule belongs to the test: clearing the variants clears it; setting it alone is a mistake.
+      if (input.abAutoPromote)
+        throw validationError('abAutoPromote', 'abAutoPromote needs A/B variants (ab)');
+      next.abAutoPromote = null;
+    }
     if (input.sched !== undefined) {
       // Stored sorted ascending; duplicate timestamps collapse to the last one given.
       const byFrom = new Map((input.sched ?? []).map((entry) => [entry.from, entry]));
@@ -278,6 +295,8 @@ export function createLinkService(deps: LinkServiceDeps) {
         utm: null,
         routing: null,
         ab: null,
+        abStartedAt: null,
+        abAutoPromote: null,
         sched: null,
         passwordHash: null,
         folderId: null,

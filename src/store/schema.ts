@@ -17,6 +17,7 @@ import type { AuditLogTable } from './migrations/022-audit-log.js';
 import type { ImportErrorTable, ImportItemTable, ImportTable } from './migrations/023-imports.js';
 import type { ImportFairnessColumns } from './migrations/025-import-fairness.js';
 import type { DeploymentFactTable } from './migrations/027-deployment-facts.js';
+import type { AbTestLinkColumns, AbTestTable } from './migrations/029-ab-tests.js';
 
 /**
  * The tables as Kysely sees them. Portable column types on purpose: timestamps are ISO 8601 UTC
@@ -38,7 +39,7 @@ export interface OrganizationTable {
   deleted_at: Generated<string | null>;
 }
 
-export interface LinkTable {
+export interface LinkTable extends AbTestLinkColumns {
   id: string;
   org_id: string;
   /** '' is the default host: a real value keeps (host, slug) unique on both dialects, where NULLs never collide. */
@@ -180,4 +181,5 @@ export interface Database extends AnalyticsTables, GroupRollupTables {
   password_resets: PasswordResetTable;
   audit_log: AuditLogTable;
   deployment_facts: DeploymentFactTable;
+  ab_tests: AbTestTable;
 }

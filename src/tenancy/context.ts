@@ -1,9 +1,12 @@
 import type { Role, Scope } from './permissions.js';
 import type { Features, Tier } from './plans.js';
 
-/** Who made a change: a person (their email) or an API key (its name), as the audit log names them. */
+/**
+ * Who made a change: a person (their email), an API key (its name), or the service itself acting on a
+ * rule someone set (an A/B test's auto-promote), as the audit log names them.
+ */
 export interface Actor {
-  type: 'user' | 'key';
+  type: 'user' | 'key' | 'system';
   id: string;
   label: string;
   /** A person's role in the organization at the time; keys have scopes instead. */

@@ -24,7 +24,7 @@ function resourceOf(url: string): Resource | 'self' {
   const path = url.replace(/^\/(v1|api)/, '');
   if (/^\/(me|session\/org|account\/.+|social\/meta)$/.test(path)) return 'self';
   // The links list's stats are clicks and app-open rates: analytics, whatever the path (issue #30).
-  if (/^\/links\/(:id\/(stats|ab-stats|clicks)|stats)$/.test(path) || path.startsWith('/analytics'))
+  if (/^\/links\/(:id\/(stats|ab-stats|ab|clicks)|stats)$/.test(path) || path.startsWith('/analytics'))
     return 'analytics';
   // Imports create links: they are the links' business.
   if (/^\/(links|folders|pixels|imports)(\/|$)/.test(path)) return 'links';

@@ -114,6 +114,23 @@ export function rows(env: {
       target: link(),
     },
     {
+      route: 'POST /links/:id/ab/promote',
+      action: 'link.ab_promoted',
+      setup: async (call) => ({
+        linkId: json(
+          await call('POST', '/links', {
+            url: 'https://example.com/a',
+            ab: [
+              { u: 'https://example.com/a1', w: 1 },
+              { u: 'https://example.com/a2', w: 1 },
+            ],
+          }),
+        ).id,
+      }),
+      request: (s) => ({ path: `/links/${s.linkId}/ab/promote`, payload: { variant: 1 } }),
+      target: link(),
+    },
+    {
       route: 'PUT /links/:id/og',
       action: 'link.preview_set',
       setup: linkOf,

@@ -49,6 +49,8 @@ export interface HostedHarness {
   logged: Record<string, unknown>[];
   /** Runs the link.expired sweep now instead of waiting for its timer. */
   sweepExpiry(): Promise<void>;
+  /** Runs the A/B auto-promote sweep now instead of waiting for its timer. */
+  sweepAbTests(): Promise<void>;
   /** Sends every queued broadcast recipient now (with SMTP_URL; ComposeOptions.mailWorker runs it so). */
   drainMail(): Promise<void>;
   /** Instagram comment-to-DM as the root composed it: its deps and a wait for the webhook intake. */
@@ -133,6 +135,7 @@ export async function startHosted(
       return composed.app.inject({ ...options, headers });
     },
     sweepExpiry: () => composed.sweepExpiry?.() ?? Promise.resolve(),
+    sweepAbTests: () => composed.sweepAbTests?.() ?? Promise.resolve(),
     drainMail: () => composed.mail?.drain() ?? Promise.resolve(),
     social: composed.social as NonNullable<Composed['social']>,
     async close() {

@@ -5,6 +5,7 @@ import { storeKinds } from '../helpers/stores.js';
 
 const LINK_KEYS = [
   'ab',
+  'abAutoPromote',
   'archived',
   'branded',
   'captureEmails',

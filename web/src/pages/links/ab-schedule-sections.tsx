@@ -56,6 +56,31 @@ export function AbTestSection({ form, update, errors }: EditorCardProps) {
           </li>
         ))}
       </ol>
+      {form.ab.length > 1 ? (
+        <div className="lk-row lk-ab-auto">
+          <TextField
+            label="Auto-promote after (visits per variant)"
+            type="number"
+            min={1}
+            step={1}
+            value={form.abMinVisits}
+            error={errors.of('abAutoPromote.minVisits') ?? errors.of('abAutoPromote')}
+            hint="Blank: you promote the winner yourself, from the link's A/B results."
+            onChange={(event) => update({ abMinVisits: event.target.value })}
+          />
+          <TextField
+            label="when it is best with probability"
+            type="number"
+            min={0.8}
+            max={0.999}
+            step="any"
+            value={form.abConfidence}
+            error={errors.of('abAutoPromote.confidence')}
+            hint="0.8 to 0.999"
+            onChange={(event) => update({ abConfidence: event.target.value })}
+          />
+        </div>
+      ) : null}
       <div className="lk-row-tools">
         {form.ab.length === 0 ? (
           <Button

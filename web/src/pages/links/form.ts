@@ -40,6 +40,9 @@ export interface LinkForm {
   devices: Record<DeviceKey, string>;
   geo: GeoRow[];
   ab: AbRow[];
+  /** A/B auto-promote, as typed: no rule while `abMinVisits` is blank. */
+  abMinVisits: string;
+  abConfidence: string;
   sched: SchedRow[];
   /** keep: leave the stored password alone; set: send `password`; remove: send `password: null`. */
   passwordMode: 'keep' | 'set' | 'remove';
@@ -107,6 +110,8 @@ export function emptyForm(): LinkForm {
     devices: { ios: '', android: '', desktop: '' },
     geo: [],
     ab: [],
+    abMinVisits: '',
+    abConfidence: '0.95',
     sched: [],
     passwordMode: 'keep',
     password: '',
@@ -134,6 +139,8 @@ export function formFromLink(link: Link): LinkForm {
     url,
   }));
   form.ab = (link.ab ?? []).map((v) => ({ key: rowKey(), u: v.u, w: String(v.w) }));
+  form.abMinVisits = link.abAutoPromote ? String(link.abAutoPromote.minVisits) : '';
+  form.abConfidence = String(link.abAutoPromote?.confidence ?? 0.95);
   form.sched = (link.sched ?? []).map((s) => ({ key: rowKey(), from: toLocalInput(s.from), url: s.url }));
   form.expiresAt = link.expiresAt ? toLocalInput(Date.parse(link.expiresAt) / 1000) : '';
   form.maxClicks = link.maxClicks === null ? '' : String(link.maxClicks);
@@ -169,6 +176,11 @@ function bodyOf(form: LinkForm): Required<Omit<Body, 'password'>> {
     ab:
       form.ab.length > 0
         ? form.ab.map((row) => ({ u: row.u.trim(), w: row.w.trim() === '' ? 0 : Number(row.w) }))
+        : null,
+    // Numbers as typed (a wrong one goes as is, so the server names the field); none without variants.
+    abAutoPromote:
+      form.ab.length > 0 && form.abMinVisits.trim() !== ''
+        ? { minVisits: Number(form.abMinVisits), confidence: Number(form.abConfidence) }
         : null,
     sched:
       form.sched.length > 0
