@@ -11,6 +11,7 @@ import type { Segment, SegmentFilter } from '../../../src/broadcasts/segments.js
 import type { Broadcast } from '../../../src/broadcasts/service.js';
 import type { Domain } from '../../../src/domains/schema.js';
 import type { Folder } from '../../../src/folders/schema.js';
+import type { AbReadout } from '../../../src/links/ab-schema.js';
 import type { Preview } from '../../../src/links/preview.js';
 import type {
   AbVariant,
@@ -32,6 +33,7 @@ export type Automation = Rule;
 export type Firing = ReturnType<typeof presentFiring>;
 
 export type {
+  AbReadout,
   AbVariant,
   BioPage,
   BioStats,
@@ -107,7 +109,7 @@ export interface Invite {
 export interface AuditEntry {
   id: string;
   at: string;
-  actor: { type: 'user' | 'key'; id: string; label: string };
+  actor: { type: 'user' | 'key' | 'system'; id: string; label: string };
   action: string;
   target: { type: string; id: string };
   changes: Record<string, unknown>;

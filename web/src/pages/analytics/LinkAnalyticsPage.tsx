@@ -1,5 +1,5 @@
 import type { ReactNode } from 'react';
-import type { AbStats, Analytics, Link } from '../../api/types';
+import type { Analytics, Link } from '../../api/types';
 import { OutcomeSplit, Stat } from '../../components/charts';
 import { UpgradeNotice } from '../../components/gate';
 import {
@@ -15,7 +15,8 @@ import {
 } from '../../components/ui';
 import { hashQuery } from '../../router';
 import { useApi } from '../../use-api';
-import { shortDisplay, variantLetter } from '../links/common';
+import { shortDisplay } from '../links/common';
+import { AbTestPanel } from './ab-test-panel';
 import { EscapeHeatmap } from './EscapeHeatmap';
 import {
   AnalyticsTable,
@@ -23,7 +24,6 @@ import {
   DailyClicksChart,
   LockedStat,
   NO_OUTCOMES,
-  numeric,
   OutcomeStats,
   StatsView,
 } from './sections';
@@ -36,7 +36,6 @@ import {
   PeriodPicker,
   periodOf,
   platformName,
-  RateCell,
   reportedOf,
   SampledNote,
   setQuery,
@@ -67,7 +66,6 @@ export function LinkAnalyticsPage({ params, path }: { params: Record<string, str
   const stats = useApi<Analytics>(`/analytics?linkId=${encodeURIComponent(id)}&days=${days}`);
   const full = stats.data !== undefined && stats.data.upgrade === undefined;
   const live = full && stats.data?.configured === true;
-  const ab = useApi<AbStats>(live && link.data?.ab ? `/links/${encodeURIComponent(id)}/ab-stats` : null);
   const clicks = useApi<Clicks>(live ? `/links/${encodeURIComponent(id)}/clicks?limit=${RECENT}` : null);
 
   if (link.error) {
@@ -116,10 +114,9 @@ export function LinkAnalyticsPage({ params, path }: { params: Record<string, str
       <StatsView stats={stats}>
         {(data) => (
           <LinkStats
-            link={l}
             data={data}
             days={days}
-            ab={ab.data}
+            abTest={<AbTestPanel link={l} onPromoted={link.setData} />}
             clicks={clicks.data}
             heatmap={
               <EscapeHeatmap
@@ -131,24 +128,22 @@ export function LinkAnalyticsPage({ params, path }: { params: Record<string, str
           />
         )}
       </StatsView>
-      {ab.error ? <Banner>{ab.error}</Banner> : null}
       {clicks.error ? <Banner>{clicks.error}</Banner> : null}
     </div>
   );
 }
 
 function LinkStats({
-  link,
   data,
   days,
-  ab,
+  abTest,
   clicks,
   heatmap,
 }: {
-  link: Link;
   data: Analytics;
   days: number;
-  ab: AbStats | undefined;
+  /** The A/B test's readout and promote (a link that runs or concluded a test). */
+  abTest: ReactNode;
   clicks: Clicks | undefined;
   heatmap: ReactNode;
 }) {
@@ -188,54 +183,11 @@ function LinkStats({
           <div className="an-grid">
             <BreakdownCards data={data} />
           </div>
-          {link.ab ? <AbTable link={link} ab={ab} /> : null}
+          {abTest}
           <RecentClicks clicks={clicks} />
         </>
       )}
     </>
-  );
-}
-
-function AbTable({ link, ab }: { link: Link; ab: AbStats | undefined }) {
-  const total = (link.ab ?? []).reduce((sum, variant) => sum + variant.w, 0);
-  return (
-    <Card title="A/B variants" actions={<span className="card-note">Last {ab?.window ?? 90} days</span>}>
-      {!ab ? (
-        <Loading label="Loading variants" />
-      ) : ab.upgrade ? (
-        <UpgradeNotice feature="fullAnalytics" compact />
-      ) : (
-        <AnalyticsTable
-          columns={[
-            'Variant',
-            'Destination',
-            numeric('Weight'),
-            numeric('Clicks'),
-            numeric('Opened'),
-            numeric('App-open rate'),
-          ]}
-        >
-          {ab.variants.map((variant) => (
-            <tr key={variant.variant}>
-              <td>
-                <Badge tone="brand">{variantLetter(variant.variant)}</Badge>
-              </td>
-              <td className="url" title={variant.url}>
-                {variant.url}
-              </td>
-              <td className="num">
-                {total > 0 ? `${Math.round((variant.weight / total) * 100)}%` : variant.weight}
-              </td>
-              <td className="num">{formatNumber(variant.clicks)}</td>
-              <td className="num">{formatNumber(variant.opened)}</td>
-              <td className="num">
-                <RateCell rate={variant.appOpenRate} />
-              </td>
-            </tr>
-          ))}
-        </AnalyticsTable>
-      )}
-    </Card>
   );
 }
 
