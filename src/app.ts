@@ -156,6 +156,8 @@ export interface Composed {
   clickStats?(): ClickBufferStats;
   /** One pass of the link.expired sweep now (hosted; it also runs every 20 s). */
   sweepExpiry?(): Promise<void>;
+  /** Checks every destination due now (destination health; it also runs every 30 s). */
+  checkDestinations?(): Promise<void>;
   /** One pass of the A/B auto-promote sweep now (hosted; it also runs every minute). */
   sweepAbTests?(): Promise<void>;
   /** The redirect's fast path as the server runs it in front of Fastify (tests drive it with raw requests). */
@@ -236,7 +238,7 @@ export async function composeHosted(
   const { cache } = hosts;
   const people = composeTeams({ config, store, audit, logger, limits, cache, mailTransport, mailFrom, now });
   const { accounts } = people;
-  const linking = await composeLinks({ config, store, logger, shared, outbox, hosts, accounts });
+  const linking = await composeLinks({ config, store, logger, shared, outbox, hosts, accounts, mail });
   const { links, linkExpiry, previews } = linking;
   const imports = composeImports({
     store,
@@ -271,12 +273,13 @@ export async function composeHosted(
   tracking.start();
   outbox.deliveries.start();
   crowd.start();
-  linkExpiry.start();
+  linking.start();
   return {
     app,
     clickStats: () => clicks.stats(),
     fastPath: createHostedFastPath(redirect.deps),
     sweepExpiry: () => linkExpiry.sweep(),
+    checkDestinations: () => linking.health.runNow(),
     sweepAbTests: () => abTests.sweep(),
     social: { deps: social.deps, drain: () => social.intake.drain() },
     mail: { drain: () => crowd.drain() },
@@ -284,7 +287,7 @@ export async function composeHosted(
     // The app first (no new requests), then what writes in the background, then the connections.
     async close() {
       await app.close();
-      await linkExpiry.stop();
+      await linking.stop();
       await social.intake.drain();
       await tracking.stop();
       // Pending deliveries stay in the outbox; the next worker, here or on another instance, sends them.

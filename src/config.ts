@@ -53,6 +53,8 @@ const envSchema = z.object({
   ANALYTICS: z.preprocess(emptyToUndefined, z.enum(['on', 'off']).default('on')),
   WEBHOOK_ALLOW_PRIVATE_TARGETS: z.preprocess(emptyToUndefined, z.enum(['0', '1']).optional()),
   IMPORT_ALLOW_PRIVATE_SOURCES: z.preprocess(emptyToUndefined, z.enum(['0', '1']).optional()),
+  HEALTH_CHECKS: z.preprocess(emptyToUndefined, z.enum(['on', 'off']).default('on')),
+  HEALTH_ALLOW_PRIVATE_TARGETS: z.preprocess(emptyToUndefined, z.enum(['0', '1']).optional()),
   SOCIAL_APP_ID: optionalString,
   SOCIAL_APP_SECRET: optionalString,
   TOKEN_VAULT_KEY: optionalString,
@@ -146,6 +148,10 @@ export interface Config {
   allowPrivateWebhookTargets: boolean;
   /** IMPORT_ALLOW_PRIVATE_SOURCES=1: imports may reach http: and private addresses (a self-hosted Shlink on the LAN, tests). */
   allowPrivateImportSources: boolean;
+  /** HEALTH_CHECKS=off: no destination checks from this instance (destination health, issue #33). */
+  healthChecks: boolean;
+  /** HEALTH_ALLOW_PRIVATE_TARGETS=1: destination checks may reach http: and private addresses (tests, LANs). */
+  allowPrivateHealthTargets: boolean;
   social: {
     appId: string | undefined;
     appSecret: string | undefined;
@@ -208,6 +214,8 @@ const ACCEPTED: Partial<Record<keyof Env, string>> = {
   ANALYTICS: 'on or off',
   WEBHOOK_ALLOW_PRIVATE_TARGETS: '0 or 1',
   IMPORT_ALLOW_PRIVATE_SOURCES: '0 or 1',
+  HEALTH_CHECKS: 'on or off',
+  HEALTH_ALLOW_PRIVATE_TARGETS: '0 or 1',
   SOCIAL_APP_MODE: 'development or live',
   SOCIAL_AUTHORIZE_BASE: 'an http(s) URL',
   SOCIAL_OAUTH_BASE: 'an http(s) URL',
@@ -268,6 +276,8 @@ export function parseConfig(env: NodeJS.ProcessEnv, mode: ServerMode): Config {
     analytics: e.ANALYTICS === 'on',
     allowPrivateWebhookTargets: e.WEBHOOK_ALLOW_PRIVATE_TARGETS === '1',
     allowPrivateImportSources: e.IMPORT_ALLOW_PRIVATE_SOURCES === '1',
+    healthChecks: e.HEALTH_CHECKS === 'on',
+    allowPrivateHealthTargets: e.HEALTH_ALLOW_PRIVATE_TARGETS === '1',
     social: {
       appId: e.SOCIAL_APP_ID,
       appSecret: e.SOCIAL_APP_SECRET,

@@ -5,15 +5,18 @@ import type { Config } from '../config.js';
 import { createTxtLookup } from '../domains/dns-txt.js';
 import { createDomainService } from '../domains/service.js';
 import { createFolderService } from '../folders/service.js';
+import { createHealthRepo } from '../health/repo.js';
 import { composeLinkExpiry } from '../links/expiry.js';
 import { createPreviewService } from '../links/preview.js';
 import { createLinkRepo } from '../links/repo.js';
 import { createLinkService } from '../links/service.js';
+import { createMailer, type MailTransport } from '../net/mail.js';
 import { scrapePreview } from '../net/open-graph.js';
 import { createPixelService } from '../pixels/service.js';
 import { createReceiptService, loadReceiptKey } from '../receipts/service.js';
 import { createHostedLinkCache } from '../redirect/link-cache.js';
 import type { Store } from '../store/database.js';
+import { composeHealth } from './health.js';
 import type { Outbox } from './outbox.js';
 import type { Shared } from './shared.js';
 
@@ -65,11 +68,14 @@ export async function composeLinks(parts: {
   outbox: Outbox;
   hosts: Hosts;
   accounts: Pick<AccountService, 'reapplyLinkCap'>;
+  /** SMTP_URL's transport (null without) and MAIL_FROM: the destination health digest. */
+  mail: { mailTransport: MailTransport | null; mailFrom: string };
 }) {
   const { config, store, logger, shared, outbox, hosts, accounts } = parts;
   const { audit, events } = outbox;
   const { cache } = hosts;
   const { now } = shared;
+  const healthRepo = createHealthRepo(store.db);
   const links = createLinkService({
     repo: hosts.linkRepo,
     table: shared.table,
@@ -83,11 +89,49 @@ export async function composeLinks(parts: {
       await accounts.reapplyLinkCap(ctx.orgId, ctx.tier);
     },
     audit,
+    trackDestination: (trx, url) => healthRepo.track(trx, url, now().toISOString()),
+    destinationChecks: (url) => healthRepo.history(url),
+  });
+  const linkExpiry = composeLinkExpiry({
+    store,
+    linkRepo: hosts.linkRepo,
+    links,
+    events,
+    cache,
+    logger,
+    now,
+  });
+  // Destination health (issue #33): the checker re-points links with a fallback while their destination is down.
+  const health = composeHealth({
+    config,
+    repo: healthRepo,
+    linkRepo: hosts.linkRepo,
+    links,
+    events,
+    cache,
+    logger,
+    clock: shared.clock,
+    mailer: createMailer({
+      transport: parts.mail.mailTransport,
+      from: parts.mail.mailFrom,
+      mailsPerAddress: shared.limits.signupMails,
+      logger,
+    }),
   });
   return {
     links,
+    health,
+    /** The link jobs: the expiry sweep and the destination checker. */
+    start() {
+      linkExpiry.start();
+      health.start();
+    },
+    async stop() {
+      await linkExpiry.stop();
+      await health.stop();
+    },
     // Campaign end dates and click limits (issue #20): the click counter and the link.expired sweep.
-    linkExpiry: composeLinkExpiry({ store, linkRepo: hosts.linkRepo, links, events, cache, logger, now }),
+    linkExpiry,
     previews: createPreviewService({
       store,
       links,

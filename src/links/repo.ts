@@ -1,4 +1,4 @@
-import { sql, type Transaction } from 'kysely';
+import { type ExpressionBuilder, sql, type Transaction } from 'kysely';
 import { groupsOf, lockGroups, moveLinkGroups } from '../analytics/write/group-repo.js';
 import { type Store, unitOfWork } from '../store/database.js';
 import type { Database } from '../store/schema.js';
@@ -120,6 +120,13 @@ export function createLinkRepo(store: Store) {
         );
       }
       if (page.folderId) query = query.where('folder_id', '=', page.folderId);
+      if (page.health) {
+        // Destination health: `unknown` is every link whose destination was never found ok or down.
+        const known = page.health === 'unknown' ? ['ok', 'down'] : [page.health];
+        const inState = (eb: ExpressionBuilder<Database, 'links'>) =>
+          eb.selectFrom('destinations').select('destinations.url').where('destinations.state', 'in', known);
+        query = query.where('destination', page.health === 'unknown' ? 'not in' : 'in', inState);
+      }
       if (page.limit !== undefined) query = query.limit(page.limit);
       if (page.offset !== undefined) query = query.offset(page.offset).limit(page.limit ?? 1_000_000_000);
       return attach(db, await query.execute());

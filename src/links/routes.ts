@@ -6,7 +6,7 @@ import { toAppError } from '../http/errors.js';
 import { errorBody, errorResponses, idParams, operationIds } from '../http/schemas.js';
 import { orgOf } from '../http/v1-auth.js';
 import { plainValidationMessage, type ValidationIssue } from '../http/validation-messages.js';
-import { createLinkBody, linkSchema, listQuery, updateLinkBody } from './schema.js';
+import { createLinkBody, linkHealthHistorySchema, linkSchema, listQuery, updateLinkBody } from './schema.js';
 import type { LinkService } from './service.js';
 
 const archivedSchema = z.object({ archived: z.literal(true), note: z.string() });
@@ -118,6 +118,24 @@ export async function linkRoutes(
       },
     },
     async (request) => links.get(orgOf(request), request.params.id),
+  );
+
+  r.get(
+    '/links/:id/health',
+    {
+      config: { permission: 'links:read' },
+      schema: {
+        operationId: op('getLinkHealth'),
+        summary: "Get a link's destination health and its last checks",
+        tags: ['links'],
+        description:
+          "The destination's health (as on the link) and its last 20 checks, newest first: when, the " +
+          'outcome (`ok`, `failed`, or `neutral` for 401/403/429), the HTTP status or the error, how long it took.',
+        params: idParams,
+        response: { 200: linkHealthHistorySchema, ...errorResponses(404) },
+      },
+    },
+    async (request) => links.health(orgOf(request), request.params.id),
   );
 
   r.patch(

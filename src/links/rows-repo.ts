@@ -1,4 +1,5 @@
 import type { Kysely, Selectable, Transaction } from 'kysely';
+import { destinationKey, type HealthState, type LinkHealth } from '../core/health.js';
 import type { Database, LinkTable } from '../store/schema.js';
 import type { AbAutoPromote, AbVariant, Routing, SchedEntry, Utm } from './schema.js';
 
@@ -39,6 +40,10 @@ export interface LinkRecord {
   /** When link.expired was claimed (null while not expired); written only by claimExpiry and un-expiring. */
   expiredAt: string | null;
   publicStats: boolean;
+  /** Where visits go while the destination is down (destination health); absent in records cached before. */
+  fallbackUrl?: string | null;
+  /** The destination's health, as read with the link (lists and gets); absent: not read. */
+  health?: LinkHealth;
   createdAt: string;
   updatedAt: string;
 }
@@ -84,6 +89,7 @@ export function toColumns(link: LinkRecord) {
     expired_url: link.expiredUrl,
     max_clicks: link.maxClicks,
     public_stats: link.publicStats ? 1 : 0,
+    fallback_url: link.fallbackUrl ?? null,
     created_at: link.createdAt,
     updated_at: link.updatedAt,
   };
@@ -116,6 +122,7 @@ function fromRow(row: Selectable<LinkTable>, tags: string[], pixelIds: string[])
     clickCount: Number(row.click_count),
     expiredAt: row.expired_at,
     publicStats: Number(row.public_stats) === 1,
+    fallbackUrl: row.fallback_url,
     createdAt: row.created_at,
     updatedAt: row.updated_at,
   };
@@ -146,7 +153,38 @@ export async function attach(db: Db, rows: Selectable<LinkTable>[]): Promise<Lin
       .execute();
     for (const row of pixelRows) pixels.set(row.link_id, [...(pixels.get(row.link_id) ?? []), row.pixel_id]);
   }
-  return rows.map((row) => fromRow(row, tags.get(row.id) ?? [], pixels.get(row.id) ?? []));
+  const health = await healthOf(
+    db,
+    rows.map((row) => row.destination),
+  );
+  return rows.map((row) => {
+    const record = fromRow(row, tags.get(row.id) ?? [], pixels.get(row.id) ?? []);
+    const known = health.get(row.destination);
+    if (known) record.health = known;
+    return record;
+  });
+}
+
+/** The health of these destinations (destination health, issue #33), by URL; one not tracked is absent. */
+export async function healthOf(db: Db, urls: readonly string[]): Promise<Map<string, LinkHealth>> {
+  const found = new Map<string, LinkHealth>();
+  const keys = [...new Set(urls)].map(destinationKey);
+  for (let i = 0; i < keys.length; i += 500) {
+    const rows = await db
+      .selectFrom('destinations')
+      .select(['url', 'state', 'checked_at', 'since', 'last_status'])
+      .where('id', 'in', keys.slice(i, i + 500))
+      .execute();
+    for (const row of rows) {
+      found.set(row.url, {
+        state: row.state as HealthState,
+        checkedAt: row.checked_at,
+        since: row.since,
+        lastStatus: row.last_status === null ? null : Number(row.last_status),
+      });
+    }
+  }
+  return found;
 }
 
 export async function writeAssignments(trx: Transaction<Database>, link: LinkRecord): Promise<void> {

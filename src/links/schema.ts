@@ -161,6 +161,8 @@ const writableFields = {
     .max(MAX_CLICK_LIMIT, `maxClicks is at most ${MAX_CLICK_LIMIT}`)
     .nullable(),
   publicStats: z.boolean(),
+  // Destination health (issue #33): where visits go while the destination is down.
+  fallbackUrl: httpUrl('fallbackUrl must be a valid http(s) URL').nullable(),
 };
 
 const linkFields = z
@@ -179,6 +181,30 @@ export type Routing = z.infer<typeof routingSchema>;
 export type AbVariant = z.infer<typeof abSchema>[number];
 export type AbAutoPromote = z.infer<typeof abAutoPromoteSchema>;
 export type SchedEntry = z.infer<typeof schedSchema>[number];
+
+export const linkHealthSchema = z.object({
+  state: z.enum(['unknown', 'ok', 'down']),
+  /** The last check (ISO 8601), null before the first. */
+  checkedAt: z.string().nullable(),
+  /** When the state last changed. */
+  since: z.string().nullable(),
+  /** The last check's HTTP status, null when it got none (DNS, connection, timeout). */
+  lastStatus: z.number().int().nullable(),
+});
+
+/** `GET /v1/links/{id}/health`: the health and the checks behind it. */
+export const linkHealthHistorySchema = linkHealthSchema.extend({
+  checks: z.array(
+    z.object({
+      checkedAt: z.string(),
+      outcome: z.enum(['ok', 'failed', 'neutral']),
+      status: z.number().int().nullable(),
+      error: z.string().nullable(),
+      durationMs: z.number().int(),
+    }),
+  ),
+});
+export type LinkHealthHistory = z.infer<typeof linkHealthHistorySchema>;
 
 export const linkSchema = z.object({
   id: z.uuid(),
@@ -205,6 +231,10 @@ export const linkSchema = z.object({
   /** Read-only: the end date has passed or the human clicks reached maxClicks; visits go to expiredUrl. */
   expired: z.boolean(),
   publicStats: z.boolean(),
+  /** Where visits go while the destination is down; null: they keep going to the destination. */
+  fallbackUrl: z.string().nullable(),
+  /** Read-only: the destination's health, from the checker (issue #33). */
+  health: linkHealthSchema,
   archived: z.boolean(),
   createdAt: z.string(),
   updatedAt: z.string(),
@@ -240,6 +270,8 @@ export const listQuery = z
     archived: booleanFilter('archived'),
     /** true: only expired links; false: only links still going to their destination. */
     expired: booleanFilter('expired'),
+    /** Only links whose destination is in this state (`unknown`: never checked yet). */
+    health: z.enum(['ok', 'down', 'unknown'], { message: 'health is ok, down or unknown' }).optional(),
   })
   .strict();
 
@@ -253,4 +285,5 @@ export interface LinkListFilter {
   folderId?: string | undefined;
   archived?: boolean | undefined;
   expired?: boolean | undefined;
+  health?: 'ok' | 'down' | 'unknown' | undefined;
 }

@@ -1,3 +1,4 @@
+import type { Transaction } from 'kysely';
 import { hashPassword } from '../accounts/secrets.js';
 import { changesBetween } from '../audit/changes.js';
 import type { AuditChange } from '../audit/schema.js';
@@ -8,12 +9,13 @@ import type { RandomBytes } from '../core/slugs.js';
 import { generateSlug } from '../core/slugs.js';
 import { type AppError, appError, featureError } from '../errors.js';
 import { isUniqueViolation } from '../store/database.js';
+import type { Database } from '../store/schema.js';
 import type { OrgContext } from '../tenancy/context.js';
 import type { Feature } from '../tenancy/plans.js';
 import { LINK_CAPS } from '../tenancy/plans.js';
 import type { EventOutbox } from '../webhooks/service.js';
 import type { LinkRecord, LinkRepo } from './repo.js';
-import type { CreateLinkInput, Link, LinkListFilter, UpdateLinkInput } from './schema.js';
+import type { CreateLinkInput, Link, LinkHealthHistory, LinkListFilter, UpdateLinkInput } from './schema.js';
 
 const GENERATED_SLUG_LENGTH = 7;
 const GENERATION_ATTEMPTS = 8;
@@ -35,7 +37,19 @@ export interface LinkServiceDeps {
   reapplyLinkCap: (ctx: OrgContext) => Promise<void>;
   /** The audit log: each write's row goes in the write's transaction. */
   audit?: AuditLog;
+  /** Destination health: makes sure a live link's destination is checked, in the write's transaction. */
+  trackDestination?: (trx: Transaction<Database>, url: string) => Promise<void>;
+  /** The destination's last checks, newest first. */
+  destinationChecks?: (url: string) => Promise<LinkHealthHistory['checks']>;
 }
+
+/** A link whose destination was never checked (or is not tracked yet). */
+const UNKNOWN_HEALTH = Object.freeze({
+  state: 'unknown' as const,
+  checkedAt: null,
+  since: null,
+  lastStatus: null,
+});
 
 /** The link fields an audit row compares (derived ones like shortUrl and timestamps left out). */
 const AUDITED_FIELDS = [
@@ -56,6 +70,7 @@ const AUDITED_FIELDS = [
   'expiredUrl',
   'maxClicks',
   'publicStats',
+  'fallbackUrl',
 ] as const;
 
 /** The feature each power needs when set to a value (clearing a power is always allowed). */
@@ -69,6 +84,8 @@ function requiredFeatures(input: UpdateLinkInput): Feature[] {
   // Public stats show the owner's full analytics: a plan without them has nothing to publish.
   if (input.publicStats === true) needs.push('fullAnalytics');
   if (input.ab || input.abAutoPromote) needs.push('abTesting');
+  // Re-pointing a link while its destination is down is routing: the plans that route have it.
+  if (input.fallbackUrl) needs.push('platformTargeting');
   if (input.sched && input.sched.length > 0) needs.push('scheduledLinks');
   if (input.password) needs.push('passwordLinks');
   if (input.routing) {
@@ -114,6 +131,8 @@ export function createLinkService(deps: LinkServiceDeps) {
     maxClicks: link.maxClicks,
     expired: isExpired(link, deps.now().getTime()),
     publicStats: link.publicStats,
+    fallbackUrl: link.fallbackUrl ?? null,
+    health: link.health ?? UNKNOWN_HEALTH,
     archived: link.archivedAt !== null,
     createdAt: link.createdAt,
     updatedAt: link.updatedAt,
@@ -189,6 +208,7 @@ export function createLinkService(deps: LinkServiceDeps) {
     if (input.expiredUrl !== undefined) next.expiredUrl = input.expiredUrl;
     if (input.maxClicks !== undefined) next.maxClicks = input.maxClicks;
     if (input.publicStats !== undefined) next.publicStats = input.publicStats;
+    if (input.fallbackUrl !== undefined) next.fallbackUrl = input.fallbackUrl;
     if (next.ab && next.routing) throw appError('ab_routing_conflict');
     if ((next.expiresAt !== null || next.maxClicks !== null) && next.expiredUrl === null) {
       const set = next.expiresAt !== null ? 'expiresAt' : 'maxClicks';
@@ -234,6 +254,8 @@ export function createLinkService(deps: LinkServiceDeps) {
       await repo.transaction(async (trx) => {
         if (kind === 'insert') await repo.insert(trx, record);
         else await repo.update(trx, record);
+        // A live link's destination is checked (destination health); an archived one's is left to go.
+        if (record.archivedAt === null) await deps.trackDestination?.(trx, record.destination);
         queued = await deps.events.emitIn(trx, ctx.orgId, event, shown);
         await deps.audit?.record(trx, ctx, change);
       });
@@ -323,6 +345,13 @@ export function createLinkService(deps: LinkServiceDeps) {
 
     async get(ctx: OrgContext, id: string): Promise<Link> {
       return present(ctx, await load(ctx, id));
+    },
+
+    /** The destination's health and its last checks (destination health, issue #33). */
+    async health(ctx: OrgContext, id: string): Promise<LinkHealthHistory> {
+      const link = present(ctx, await load(ctx, id));
+      const checks = (await deps.destinationChecks?.(link.destination)) ?? [];
+      return { ...link.health, checks };
     },
 
     async list(ctx: OrgContext, page: LinkListFilter): Promise<Link[]> {

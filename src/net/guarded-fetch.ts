@@ -12,7 +12,7 @@ import { isPublicAddress } from './addresses.js';
  * verified IP while TLS SNI, certificate checks and the Host header keep the hostname, so a DNS answer that
  * changes between check and connect (rebinding) can never steer the socket to an internal address.
  *
- * Redirects: GET follows up to `maxRedirects` (default 3) hops, each hop re-validated like a fresh URL
+ * Redirects: GET and HEAD follow up to `maxRedirects` (default 3) hops, each hop re-validated like a fresh URL
  * (scheme, credentials, address at connect time) and with cookie/authorization dropped across origins;
  * POST never follows (a signed webhook body must not be replayed elsewhere) and returns the 3xx as is.
  * The time cap covers the whole exchange: DNS, connect, every hop and reading the body.
@@ -51,7 +51,7 @@ export interface GuardedFetcherOptions {
 }
 
 export interface GuardedRequestInit {
-  method: 'GET' | 'POST';
+  method: 'GET' | 'HEAD' | 'POST';
   headers?: Record<string, string>;
   body?: string;
   maxBytes?: number;
@@ -233,7 +233,7 @@ export function createGuardedFetcher(options: GuardedFetcherOptions): GuardedFet
   async function request(rawUrl: string, init: GuardedRequestInit): Promise<GuardedResponse> {
     const timeoutMs = init.timeoutMs ?? defaultTimeout;
     const maxBytes = init.maxBytes ?? defaultMaxBytes;
-    const maxRedirects = init.method === 'GET' ? (init.maxRedirects ?? defaultMaxRedirects) : 0;
+    const maxRedirects = init.method === 'POST' ? 0 : (init.maxRedirects ?? defaultMaxRedirects);
     const controller = new AbortController();
     let timedOut = false;
     const timer = setTimeout(() => {

@@ -4,7 +4,7 @@ import { compileLink } from '../core/link-compile.js';
 import type { PlatformTable } from '../core/platforms/index.js';
 import type { LinkRepo, RedirectRecord } from '../links/repo.js';
 import { SLUG_PATTERN } from '../links/schema.js';
-import { hasFeature, isTier } from '../tenancy/plans.js';
+import { hasFeature, isTier, type Tier } from '../tenancy/plans.js';
 import type { HostedLinkCache, HostedLinkEntry } from './link-cache.js';
 
 export interface LinkLoaderDeps {
@@ -115,7 +115,7 @@ export function entryOf(
             : null,
         }
       : null,
-    link: compileLink(deps.table, record, {
+    link: compileLink(deps.table, powersOf(record, tier), {
       // With richFallback, Android lands on our fallback page when the app cannot take the hand-off.
       ...(rich ? { fallbackUrl: `${origin}/_fallback/${slug}` } : {}),
       // The iOS bounce to Safari comes back to the link itself (with esc=1).
@@ -126,4 +126,15 @@ export function entryOf(
       ...(deps.escapeMatrix ? { matrix: deps.escapeMatrix } : {}),
     }),
   };
+}
+
+/**
+ * What the link sends visitors to. While its destination is down (destination health, issue #33) a link
+ * with a fallback URL re-points there, on the plans that route; it comes back by itself once the checker
+ * finds the destination up, and the switch drops the compiled link everywhere (the checker invalidates it).
+ */
+function powersOf(record: RedirectRecord, tier: Tier): RedirectRecord {
+  const down = record.health?.state === 'down';
+  if (!down || !record.fallbackUrl || !hasFeature(tier, 'platformTargeting')) return record;
+  return { ...record, destination: record.fallbackUrl };
 }

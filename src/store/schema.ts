@@ -68,6 +68,50 @@ export interface LinkTable extends AbTestLinkColumns {
   /** When link.expired was claimed; null while the link is not expired. */
   expired_at: string | null;
   public_stats: Generated<number>;
+  /** Migration 028: where visits go while the destination is down (destination health, issue #33). */
+  fallback_url: string | null;
+}
+
+/** Migration 028: one distinct destination URL of live links, and its health. */
+export interface DestinationTable {
+  /** SHA-256 (hex) of `url`. */
+  id: string;
+  url: string;
+  /** The URL's host, lower case: the unit of the per-host rate limit. */
+  host: string;
+  state: Generated<string>;
+  /** When `state` last changed. */
+  since: string | null;
+  /** Consecutive failed checks. */
+  failures: Generated<number>;
+  /** When the current streak of failures began. */
+  failing_since: string | null;
+  checked_at: string | null;
+  last_status: number | null;
+  last_error: string | null;
+  next_check_at: string;
+}
+
+export interface DestinationCheckTable {
+  destination_id: string;
+  checked_at: string;
+  /** 'ok', 'failed' or 'neutral' (401, 403, 429: the site is there, it just would not answer us). */
+  outcome: string;
+  status: number | null;
+  error: string | null;
+  duration_ms: number;
+}
+
+export interface HealthHostTable {
+  host: string;
+  claimed_until: string | null;
+  claim_token: string | null;
+}
+
+export interface HealthDigestTable {
+  org_id: string;
+  /** YYYY-MM-DD (UTC) of the last digest mailed. */
+  sent_day: string;
 }
 
 export interface UserTable {
@@ -151,6 +195,10 @@ export interface Database extends AnalyticsTables, GroupRollupTables {
   engine_links: EngineLinkTable;
   organizations: OrganizationTable;
   links: LinkTable;
+  destinations: DestinationTable;
+  destination_checks: DestinationCheckTable;
+  health_hosts: HealthHostTable;
+  health_digests: HealthDigestTable;
   users: UserTable;
   sessions: SessionTable;
   api_keys: ApiKeyTable;

@@ -49,6 +49,8 @@ export interface HostedHarness {
   logged: Record<string, unknown>[];
   /** Runs the link.expired sweep now instead of waiting for its timer. */
   sweepExpiry(): Promise<void>;
+  /** Checks every destination due now (destination health), instead of waiting for the checker's timer. */
+  checkDestinations(): Promise<void>;
   /** Runs the A/B auto-promote sweep now instead of waiting for its timer. */
   sweepAbTests(): Promise<void>;
   /** Sends every queued broadcast recipient now (with SMTP_URL; ComposeOptions.mailWorker runs it so). */
@@ -79,7 +81,8 @@ export async function startHosted(
 ): Promise<HostedHarness> {
   const testStore = await kind.create();
   const config = parseConfig(
-    { BASE_URL, SESSION_SECRET: 'test-session-secret-0123456789abcdef', ...env },
+    // No destination checks in the background unless a test asks (test/health drives them itself).
+    { BASE_URL, SESSION_SECRET: 'test-session-secret-0123456789abcdef', HEALTH_CHECKS: 'off', ...env },
     'hosted',
   );
   const logged: Record<string, unknown>[] = [];
@@ -135,6 +138,7 @@ export async function startHosted(
       return composed.app.inject({ ...options, headers });
     },
     sweepExpiry: () => composed.sweepExpiry?.() ?? Promise.resolve(),
+    checkDestinations: () => composed.checkDestinations?.() ?? Promise.resolve(),
     sweepAbTests: () => composed.sweepAbTests?.() ?? Promise.resolve(),
     drainMail: () => composed.mail?.drain() ?? Promise.resolve(),
     social: composed.social as NonNullable<Composed['social']>,

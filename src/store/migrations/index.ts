@@ -24,6 +24,7 @@ import * as rollupFillfactor from './024-rollup-fillfactor.js';
 import * as importFairness from './025-import-fairness.js';
 import * as keyMakers from './026-key-makers.js';
 import * as deploymentFacts from './027-deployment-facts.js';
+import * as destinationHealth from './028-destination-health.js';
 import * as abTests from './029-ab-tests.js';
 
 /**
@@ -56,6 +57,7 @@ const migrations: Record<string, Migration> = {
   '025-import-fairness': importFairness,
   '026-key-makers': keyMakers,
   '027-deployment-facts': deploymentFacts,
+  '028-destination-health': destinationHealth,
   '029-ab-tests': abTests,
 };
 

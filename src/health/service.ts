@@ -1,0 +1,161 @@
+import { afterCheck, type LinkHealth, nextCheckAt } from '../core/health.js';
+import type { GoneSignal } from '../core/platforms/gone-signals.js';
+import { createPollingLoop } from '../jobs/polling-loop.js';
+import type { GuardedFetcher } from '../net/guarded-fetch.js';
+import type { EventOutbox } from '../webhooks/service.js';
+import { type CheckResult, checkDestination, HOST_SPACING_MS } from './check.js';
+import type { AffectedLink, DestinationRow, HealthRepo } from './repo.js';
+
+/**
+ * The destination checker (issue #33): a job on every instance. A pass takes the hosts with destinations
+ * due, one lease per host across the cluster (health_hosts), and checks each host's due destinations one
+ * after another, never more than one request a second to a host. A destination that turns down or comes
+ * back queues `link.destination_down` / `link.destination_up` for each live link pointing at it, and the
+ * links with a fallback URL are dropped from every instance's cache, so their visits switch at once.
+ */
+
+export interface HealthCheckerDeps {
+  repo: HealthRepo;
+  fetcher: GuardedFetcher;
+  signals: readonly GoneSignal[];
+  /** Milliseconds: the root's clock. */
+  now: () => number;
+  token: () => string;
+  /** The link as the API shows it, with the health just found, for the event's payload. */
+  describe: (link: AffectedLink, health: LinkHealth) => Promise<unknown>;
+  events: Pick<EventOutbox, 'emitIn' | 'nudge'>;
+  /** Drops a link's compiled entry on every instance (the cache coherence rule). */
+  invalidate: (host: string, slug: string) => void;
+  onError: (error: unknown) => void;
+  /** Waits between two requests to one host; tests pass a clock of their own. */
+  sleep?: (ms: number) => Promise<void>;
+  /** How often an idle instance looks for due destinations. */
+  intervalMs?: number;
+  /** After each pass: the daily digest's turn (digest.ts). */
+  afterPass?: () => Promise<void>;
+}
+
+/** Hosts one pass takes at once (checked side by side), and destinations per host per lease. */
+const HOSTS_PER_PASS = 8;
+const PER_HOST = 10;
+const POLL_MS = 30_000;
+const DAY_MS = 86_400_000;
+
+export function createHealthChecker(deps: HealthCheckerDeps) {
+  const { repo } = deps;
+  const sleep = deps.sleep ?? ((ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms)));
+  const iso = (ms: number) => new Date(ms).toISOString();
+
+  async function checkOne(destination: DestinationRow): Promise<number> {
+    const links = await repo.linksOf(undefined, destination.url);
+    if (links.length === 0) {
+      await repo.forget(destination.id);
+      return 0;
+    }
+    const result: CheckResult = await checkDestination(
+      deps.fetcher,
+      deps.signals,
+      destination.url,
+      deps.now,
+      sleep,
+    );
+    const now = deps.now();
+    const health = afterCheck(destination, result.outcome, now);
+    const today = Math.floor(now / DAY_MS);
+    const busy = await repo.visitedSince(
+      links.map((link) => link.id),
+      today - 1,
+    );
+    const turned =
+      health.state !== destination.state && (health.state === 'down' || destination.state === 'down')
+        ? health.state === 'down'
+          ? 'link.destination_down'
+          : 'link.destination_up'
+        : null;
+    const checkedAt = iso(now);
+    const shown: LinkHealth = {
+      state: health.state,
+      checkedAt,
+      since: health.since,
+      lastStatus: result.status,
+    };
+    const payloads = turned ? await Promise.all(links.map((link) => deps.describe(link, shown))) : [];
+    let queued = 0;
+    await repo.transaction(async (trx) => {
+      await repo.record(
+        trx,
+        destination.id,
+        health,
+        {
+          checkedAt,
+          outcome: result.outcome,
+          status: result.status,
+          error: result.error,
+          durationMs: result.durationMs,
+        },
+        iso(nextCheckAt(health, busy, now)),
+      );
+      if (turned) {
+        for (const [i, link] of links.entries())
+          queued += await deps.events.emitIn(trx, link.orgId, turned, payloads[i]);
+      }
+    });
+    if (turned) {
+      for (const link of links) if (link.fallbackUrl !== null) deps.invalidate(link.host, link.slug);
+    }
+    if (queued > 0) deps.events.nudge();
+    return result.requests;
+  }
+
+  /** One host under its lease: its due destinations, one request a second at most; how many were checked. */
+  async function checkHost(host: string): Promise<number> {
+    const token = deps.token();
+    const started = deps.now();
+    const leaseMs = PER_HOST * (15_000 + 2 * HOST_SPACING_MS);
+    if (!(await repo.claimHost(host, token, iso(started), iso(started + leaseMs)))) return 0;
+    // The last request a check made waits a second before the next check's first one.
+    let lastRequests = 0;
+    let checked = 0;
+    try {
+      for (const destination of await repo.dueOn(host, iso(started), PER_HOST)) {
+        if (lastRequests > 0) await sleep(HOST_SPACING_MS);
+        lastRequests = await checkOne(destination);
+        checked++;
+      }
+    } finally {
+      await repo.releaseHost(host, token, iso(deps.now() + (lastRequests > 0 ? HOST_SPACING_MS : 0)));
+    }
+    return checked;
+  }
+
+  /** One pass: the destinations it checked (a full pass goes round again at once). */
+  async function pass(): Promise<number> {
+    const hosts = await repo.dueHosts(iso(deps.now()), HOSTS_PER_PASS);
+    const counts = await Promise.all(
+      hosts.map((host) =>
+        checkHost(host).catch((error) => {
+          deps.onError(error);
+          return 0;
+        }),
+      ),
+    );
+    await deps.afterPass?.().catch(deps.onError);
+    return counts.reduce((sum, count) => sum + count, 0);
+  }
+
+  const loop = createPollingLoop({
+    pass,
+    batchSize: HOSTS_PER_PASS * PER_HOST,
+    intervalMs: deps.intervalMs ?? POLL_MS,
+    onError: deps.onError,
+  });
+
+  return {
+    start: () => loop.start(),
+    stop: () => loop.stop(),
+    /** Runs passes now until nothing is due (tests, and an operator's nudge). */
+    runNow: () => loop.drain(),
+  };
+}
+
+export type HealthChecker = ReturnType<typeof createHealthChecker>;
