@@ -24,6 +24,7 @@ export const ORG_TABLES = [
   'contacts',
   'tap_outcomes',
   'ab_tests',
+  'health_digests',
   'click_rollups',
   'org_rollups',
   'click_blocks',

@@ -9,6 +9,7 @@ import { LinkToolsAside, NewLinkAside } from './editor-aside';
 import { fieldErrors } from './editor-errors';
 import { EditorNotices } from './editor-notices';
 import { ExpiryCard } from './expiry-card';
+import { HealthNotice, HealthPanel } from './health';
 import { OrganizeCard } from './organize-card';
 import { RoutingCard } from './routing-card';
 import { TrackingCard } from './tracking-card';
@@ -67,6 +68,7 @@ export function LinkEditorPage({ params, path }: { params: Record<string, string
           readOnly={readOnly}
         />
         <UpgradeSummary locked={locked} />
+        {link ? <HealthNotice link={link} /> : null}
 
         <div className="lk-editor-layout">
           <form className="lk-editor-main" onSubmit={editor.save} noValidate aria-label={title}>
@@ -93,6 +95,8 @@ export function LinkEditorPage({ params, path }: { params: Record<string, string
 
           {creating ? <NewLinkAside /> : null}
           {link ? <LinkToolsAside link={link} onArchive={() => setArchiving(true)} /> : null}
+          {/* Under the form (after the side column, so the grid puts it in the main column). */}
+          {link ? <HealthPanel key={link.updatedAt} link={link} /> : null}
         </div>
 
         <ArchiveDialog

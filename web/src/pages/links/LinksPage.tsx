@@ -19,7 +19,8 @@ import { useApi } from '../../use-api';
 import { OPEN_RATE_MEANS } from '../analytics/shared';
 import { ArchiveDialog, shortDisplay } from './common';
 import { FolderFilter, TagFilter } from './filters';
-import { LinkRow, linksPath, useLinkListStats } from './link-row';
+import { HealthFilter, healthFilterOf } from './health';
+import { type LinkFilters, LinkRow, linksPath, useLinkListStats } from './link-row';
 import './links.css';
 
 const PAGE_SIZE = 50;
@@ -38,6 +39,8 @@ export function LinksPage({ path }: { params: Record<string, string>; path: stri
   const q = query.get('q') ?? '';
   const tag = query.get('tag') ?? '';
   const folder = hasFolders ? (query.get('folder') ?? '') : '';
+  // Destination health (issue #33): only the links whose destination is down, OK or not checked yet.
+  const health = healthFilterOf(query.get('health'));
   const flash = query.get('archived');
   // The Archived filter (issue #20): the archived links instead of the live ones, each with Restore.
   const showArchived = query.get('show') === 'archived';
@@ -52,19 +55,20 @@ export function LinksPage({ path }: { params: Record<string, string>; path: stri
   useEffect(() => {
     if (search.trim() === q) return;
     const timer = setTimeout(
-      () => replaceHash(linksPath({ q: search.trim(), tag, folder, archived: showArchived })),
+      () => replaceHash(linksPath({ q: search.trim(), tag, folder, health, archived: showArchived })),
       250,
     );
     return () => clearTimeout(timer);
-  }, [search, q, tag, folder, showArchived]);
+  }, [search, q, tag, folder, health, showArchived]);
   // A new filter starts at the first page.
   // biome-ignore lint/correctness/useExhaustiveDependencies: the filters are the trigger
-  useEffect(() => setOffset(0), [q, tag, folder, showArchived]);
+  useEffect(() => setOffset(0), [q, tag, folder, health, showArchived]);
 
   const apiQuery = new URLSearchParams({ limit: String(PAGE_SIZE + 1), offset: String(offset) });
   if (q) apiQuery.set('q', q);
   if (tag) apiQuery.set('tag', tag);
   if (folder) apiQuery.set('folderId', folder);
+  if (health) apiQuery.set('health', health);
   if (showArchived) apiQuery.set('archived', 'true');
   const list = useApi<{ links: Link[] }>(`/links?${apiQuery}`);
   // Every live link, for the count against the plan cap and the tag filter's choices.
@@ -82,13 +86,13 @@ export function LinksPage({ path }: { params: Record<string, string>; path: stri
   }, [all.data]);
   const folderNames = new Map((folders.data?.folders ?? []).map((f) => [f.id, f.name]));
 
-  const filtering = q !== '' || tag !== '' || folder !== '' || showArchived;
+  const filtering = q !== '' || tag !== '' || folder !== '' || health !== '' || showArchived;
   const rows = list.data?.links.slice(0, PAGE_SIZE) ?? [];
   const stats = useLinkListStats(rows);
   const [restoreError, setRestoreError] = useState<string | null>(null);
   const hasMore = (list.data?.links.length ?? 0) > PAGE_SIZE;
-  const setFilter = (next: Partial<{ q: string; tag: string; folder: string; archived: boolean }>) =>
-    replaceHash(linksPath({ q, tag, folder, archived: showArchived, ...next }));
+  const setFilter = (next: Partial<LinkFilters>) =>
+    replaceHash(linksPath({ q, tag, folder, health, archived: showArchived, ...next }));
 
   return (
     <div className="lk-links-page">
@@ -138,6 +142,7 @@ export function LinksPage({ path }: { params: Record<string, string>; path: stri
             <option value="live">Live links</option>
             <option value="archived">Archived links</option>
           </SelectField>
+          <HealthFilter value={health} onChange={(value) => setFilter({ health: value })} />
           {hasFolders ? (
             <FolderFilter
               folders={folders.data?.folders ?? []}
@@ -174,11 +179,21 @@ export function LinksPage({ path }: { params: Record<string, string>; path: stri
           </EmptyState>
         ) : null}
         {list.data && rows.length === 0 && filtering ? (
-          <EmptyState title={showArchived ? 'No archived links here' : 'No links match these filters'}>
+          <EmptyState
+            title={
+              showArchived
+                ? 'No archived links here'
+                : health === 'down'
+                  ? 'No destination is down'
+                  : 'No links match these filters'
+            }
+          >
             <p>
               {showArchived
                 ? 'Archived links keep redirecting; they show here so you can restore them.'
-                : 'Try another search, or clear the filters to see every link.'}
+                : health === 'down'
+                  ? 'linkhop checks every destination now and then; a link shows here when its destination stops working.'
+                  : 'Try another search, or clear the filters to see every link.'}
             </p>
           </EmptyState>
         ) : null}

@@ -4,6 +4,7 @@ import { Card, SelectField, TextField } from '../../components/ui';
 import { useAuthed } from '../../session';
 import { useApi } from '../../use-api';
 import type { EditorCardProps } from './form';
+import { FallbackField } from './health';
 import { UrlField } from './inputs';
 
 /** Where the link goes and what it is called: the destination, the slug and the custom domain. */
@@ -24,6 +25,7 @@ export function DestinationCard({ form, update, errors, creating }: EditorCardPr
         required
       />
       {destinationLocked ? <UpgradeLabel feature="editDestination" /> : null}
+      <FallbackField form={form} update={update} errors={errors} />
       <div className="form-grid">
         {features.customSlugs ? (
           <TextField

@@ -8,7 +8,7 @@ import { linkErrorMessage } from './common';
 
 /** The keys some field of the editor shows; any other key is listed in the banner, so none is lost. */
 const FIELD_KEY =
-  /^(url|slug|hostname|tags(\.\d+)?|folderId|pixelIds(\.\d+)?|captureEmails|utm\.\w+|routing\.(ios|android|desktop)|routing\.geo(\..+)?|ab(\.\d+\.[uw])?|sched(\.\d+\.(from|url))?|password|expiresAt|maxClicks|expiredUrl|publicStats|geo-row\.\d+)$/;
+  /^(url|slug|hostname|tags(\.\d+)?|folderId|pixelIds(\.\d+)?|captureEmails|utm\.\w+|routing\.(ios|android|desktop)|routing\.geo(\..+)?|ab(\.\d+\.[uw])?|sched(\.\d+\.(from|url))?|password|expiresAt|maxClicks|expiredUrl|publicStats|fallbackUrl|geo-row\.\d+)$/;
 
 /** One save attempt's errors, as the fields ask for them. */
 export interface FieldErrors {
@@ -41,6 +41,9 @@ function issuesOf(error: ApiError): Record<string, string> {
     }
     if (key === 'expiredUrl' && out[key]?.startsWith('expiredUrl is required')) {
       out[key] = 'Add the address visitors go to once the end date or the click limit is reached';
+    }
+    if (key === 'fallbackUrl' && out[key]?.startsWith('fallbackUrl must be')) {
+      out[key] = 'The fallback URL must be a full http(s) URL, e.g. https://example.com/similar-item';
     }
     if (key.startsWith('routing.geo.') && out[key] === 'Invalid key in record') {
       out[key] = 'Use a 2-letter country code in capitals, e.g. US or GB';

@@ -52,6 +52,8 @@ export interface LinkForm {
   maxClicks: string;
   expiredUrl: string;
   publicStats: boolean;
+  /** Destination health (issue #33): where visits go while the destination is down; blank: none. */
+  fallbackUrl: string;
 }
 
 /** Merges a change into the form: the one way the editor's cards write to it. */
@@ -119,6 +121,7 @@ export function emptyForm(): LinkForm {
     maxClicks: '',
     expiredUrl: '',
     publicStats: false,
+    fallbackUrl: '',
   };
 }
 
@@ -146,6 +149,7 @@ export function formFromLink(link: Link): LinkForm {
   form.maxClicks = link.maxClicks === null ? '' : String(link.maxClicks);
   form.expiredUrl = link.expiredUrl ?? '';
   form.publicStats = link.publicStats;
+  form.fallbackUrl = link.fallbackUrl ?? '';
   return form;
 }
 
@@ -191,6 +195,7 @@ function bodyOf(form: LinkForm): Required<Omit<Body, 'password'>> {
     maxClicks: form.maxClicks.trim() === '' ? null : Number(form.maxClicks),
     expiredUrl: form.expiredUrl.trim() === '' ? null : form.expiredUrl.trim(),
     publicStats: form.publicStats,
+    fallbackUrl: form.fallbackUrl.trim() === '' ? null : form.fallbackUrl.trim(),
   };
 }
 

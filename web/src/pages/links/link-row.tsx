@@ -4,6 +4,7 @@ import type { Link } from '../../api/types';
 import { Badge, Button, CopyButton, formatDate, formatNumber } from '../../components/ui';
 import { useApi } from '../../use-api';
 import { PowerBadges, platformName, shortDisplay } from './common';
+import { HealthBadge, type HealthFilterValue } from './health';
 
 /** One row of the links list, and what it needs: the list's hash routes and each link's 30-day numbers. */
 
@@ -12,14 +13,17 @@ export interface LinkFilters {
   tag: string;
   folder: string;
   archived?: boolean;
+  /** Destination health: only the links whose destination is in this state. */
+  health?: HealthFilterValue;
 }
 
-/** The hash route for a set of filters: `/links?q=..&tag=..&folder=..&show=archived`. */
+/** The hash route for a set of filters: `/links?q=..&tag=..&folder=..&health=..&show=archived`. */
 export function linksPath(filters: LinkFilters): string {
   const query = new URLSearchParams();
   if (filters.q) query.set('q', filters.q);
   if (filters.tag) query.set('tag', filters.tag);
   if (filters.folder) query.set('folder', filters.folder);
+  if (filters.health) query.set('health', filters.health);
   if (filters.archived) query.set('show', 'archived');
   const text = query.toString();
   return text ? `/links?${text}` : '/links';
@@ -125,6 +129,7 @@ export function LinkRow({
             {link.destination}
           </span>
         </div>
+        <HealthBadge link={link} />
         {folderName ? <span className="lk-folder-name">in {folderName}</span> : null}
         {/* Where the table has no room for a Tags column (a 1024 px screen), the tags go under the link. */}
         {link.tags.length > 0 ? <TagList tags={link.tags} className="lk-tags-inline" /> : null}

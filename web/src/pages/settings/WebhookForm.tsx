@@ -12,6 +12,8 @@ const EVENT_HELP: Record<EventName, string> = {
   'link.updated': 'A link is edited',
   'link.archived': 'A link is archived',
   'link.expired': 'A link reaches its end date or click limit',
+  'link.destination_down': 'A link’s destination stops answering (it is checked now and then)',
+  'link.destination_up': 'A link’s destination that was down answers again',
   'app.opened': 'A tap opened the native app',
   'app.browser': 'A tap stayed in the browser',
   'app.broken': 'A hand-off to the app failed',
