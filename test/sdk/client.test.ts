@@ -91,6 +91,32 @@ describe('@linkhop/sdk against linkhop serve', () => {
     expect([...png.slice(0, 4)]).toEqual([0x89, 0x50, 0x4e, 0x47]);
   });
 
+  it("reads a link's destination health, and runs an A/B test to its end", async () => {
+    const link = await linkhop.links.create({
+      url: YOUTUBE,
+      ab: [
+        { u: 'https://example.com/a', w: 1 },
+        { u: 'https://example.com/b', w: 1 },
+      ],
+    });
+    expect(await linkhop.links.health(link.id)).toEqual({
+      state: 'unknown',
+      checkedAt: null,
+      since: null,
+      lastStatus: null,
+      checks: [],
+    });
+    const test = await linkhop.links.abTest(link.id);
+    expect(test.status).toBe('running');
+    expect(test.variants.map((variant) => variant.url)).toEqual([
+      'https://example.com/a',
+      'https://example.com/b',
+    ]);
+    const promoted = await linkhop.links.promoteVariant(link.id, 1);
+    expect(promoted.link.destination).toBe('https://example.com/b');
+    expect((await linkhop.links.abTest(link.id, promoted.test.testId ?? undefined)).status).toBe('concluded');
+  });
+
   it('folders, pixels and domains: create, list, delete', async () => {
     const folder = await linkhop.folders.create({ name: 'Campaigns' });
     const inFolder = await linkhop.links.create({ url: YOUTUBE, folderId: folder.id });

@@ -77,6 +77,26 @@ export interface paths {
         patch: operations["updateLink"];
         trace?: never;
     };
+    "/v1/links/{id}/health": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Get a link's destination health and its last checks
+         * @description The destination's health (as on the link) and its last 20 checks, newest first: when, the outcome (`ok`, `failed`, or `neutral` for 401/403/429), the HTTP status or the error, how long it took.
+         */
+        get: operations["getLinkHealth"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/v1/links/{id}/archive": {
         parameters: {
             query?: never;
@@ -108,6 +128,46 @@ export interface paths {
          * @description Restores an archived link to the live list; it counts against the plan’s link cap again.
          */
         post: operations["unarchiveLink"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/links/{id}/ab": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Read a link's A/B test
+         * @description The running test, else the latest concluded one (`?test=` reads an earlier concluded test): per variant, human visits, app-open outcomes, the open rate and the probability of being best. Needs abTesting. 404 `no_ab_test` when the link has never had one.
+         */
+        get: operations["getLinkAbTest"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/links/{id}/ab/promote": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Promote an A/B variant
+         * @description Makes the variant the link’s destination and ends the test (its readout stays readable). Answers the link and the concluded test. 400 `unknown_variant`, 409 `ab_not_running`.
+         */
+        post: operations["promoteLinkAbVariant"];
         delete?: never;
         options?: never;
         head?: never;
@@ -1337,6 +1397,26 @@ export interface paths {
         patch: operations["dashboardUpdateLink"];
         trace?: never;
     };
+    "/api/links/{id}/health": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Get a link's destination health and its last checks
+         * @description The destination's health (as on the link) and its last 20 checks, newest first: when, the outcome (`ok`, `failed`, or `neutral` for 401/403/429), the HTTP status or the error, how long it took.
+         */
+        get: operations["dashboardGetLinkHealth"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/links/{id}/archive": {
         parameters: {
             query?: never;
@@ -1368,6 +1448,46 @@ export interface paths {
          * @description Restores an archived link to the live list; it counts against the plan’s link cap again.
          */
         post: operations["dashboardUnarchiveLink"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/links/{id}/ab": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Read a link's A/B test
+         * @description The running test, else the latest concluded one (`?test=` reads an earlier concluded test): per variant, human visits, app-open outcomes, the open rate and the probability of being best. Needs abTesting. 404 `no_ab_test` when the link has never had one.
+         */
+        get: operations["dashboardGetLinkAbTest"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/links/{id}/ab/promote": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Promote an A/B variant
+         * @description Makes the variant the link’s destination and ends the test (its readout stays readable). Answers the link and the concluded test. 400 `unknown_variant`, 409 `ab_not_running`.
+         */
+        post: operations["dashboardPromoteLinkAbVariant"];
         delete?: never;
         options?: never;
         head?: never;
@@ -2297,6 +2417,123 @@ export interface paths {
 export type webhooks = Record<string, never>;
 export interface components {
     schemas: {
+        AbPromotion: {
+            link: {
+                /** Format: uuid */
+                id: string;
+                slug: string;
+                hostname: string | null;
+                shortUrl: string;
+                destination: string;
+                platformKey: string | null;
+                branded: boolean;
+                readOnly: boolean;
+                utm: {
+                    source?: string;
+                    medium?: string;
+                    campaign?: string;
+                    term?: string;
+                    content?: string;
+                } | null;
+                routing: {
+                    ios?: string;
+                    android?: string;
+                    desktop?: string;
+                    geo?: {
+                        [key: string]: string;
+                    };
+                } | null;
+                ab: {
+                    u: string;
+                    w: number;
+                }[] | null;
+                abAutoPromote: {
+                    minVisits: number;
+                    confidence: number;
+                } | null;
+                sched: {
+                    from: number;
+                    url: string;
+                }[] | null;
+                hasPassword: boolean;
+                tags: string[];
+                folderId: string | null;
+                pixelIds: string[];
+                captureEmails: boolean;
+                expiresAt: string | null;
+                expiredUrl: string | null;
+                maxClicks: number | null;
+                expired: boolean;
+                publicStats: boolean;
+                fallbackUrl: string | null;
+                health: {
+                    /** @enum {string} */
+                    state: "unknown" | "ok" | "down";
+                    checkedAt: string | null;
+                    since: string | null;
+                    lastStatus: number | null;
+                };
+                archived: boolean;
+                createdAt: string;
+                updatedAt: string;
+            };
+            test: components["schemas"]["AbReadout"];
+        };
+        AbReadout: {
+            linkId: string;
+            testId: string | null;
+            /** @enum {string} */
+            status: "running" | "concluded";
+            startedAt: string | null;
+            promotedAt: string | null;
+            promotedVariant: number | null;
+            promotedBy: ("user" | "auto") | null;
+            autoPromote: {
+                minVisits: number;
+                confidence: number;
+            } | null;
+            /** @description the whole UTC days counted, first and last (YYYY-MM-DD) */
+            window: {
+                from: string;
+                to: string;
+            };
+            /** @description Monte Carlo draws behind probabilityBest */
+            samples: number;
+            configured: boolean;
+            /** @constant */
+            sampled: true;
+            variants: {
+                /** @description 0-based index in `ab` */
+                variant: number;
+                url: string;
+                weight: number;
+                /** @description human visits sent to this variant (bots excluded) */
+                visits: number;
+                outcomes: {
+                    /** @description sampled estimate */
+                    opened: number;
+                    /** @description sampled estimate */
+                    browser: number;
+                    /** @description sampled estimate */
+                    broken: number;
+                };
+                /** @description opened / reported outcomes; null when none was reported */
+                openRate: number | null;
+                /** @description probability that this variant has the highest open rate (Beta posteriors, Monte Carlo) */
+                probabilityBest: number;
+            }[];
+            /** @description the link's concluded tests, newest first (at most 20) */
+            history: {
+                id: string;
+                startedAt: string;
+                promotedAt: string;
+                promotedVariant: number;
+                /** @enum {string} */
+                promotedBy: "user" | "auto";
+                /** @description the winning variant, which became the destination */
+                url: string;
+            }[];
+        };
         AbStats: {
             configured: boolean;
             /** @constant */
@@ -2406,7 +2643,7 @@ export interface components {
             at: string;
             actor: {
                 /** @enum {string} */
-                type: "user" | "key";
+                type: "user" | "key" | "system";
                 id: string;
                 label: string;
             };
@@ -2934,6 +3171,7 @@ export interface operations {
                 folderId?: string;
                 archived?: "true" | "false";
                 expired?: "true" | "false";
+                health?: "ok" | "down" | "unknown";
             };
             header?: never;
             path?: never;
@@ -2977,6 +3215,10 @@ export interface operations {
                                 u: string;
                                 w: number;
                             }[] | null;
+                            abAutoPromote: {
+                                minVisits: number;
+                                confidence: number;
+                            } | null;
                             sched: {
                                 from: number;
                                 url: string;
@@ -2991,6 +3233,14 @@ export interface operations {
                             maxClicks: number | null;
                             expired: boolean;
                             publicStats: boolean;
+                            fallbackUrl: string | null;
+                            health: {
+                                /** @enum {string} */
+                                state: "unknown" | "ok" | "down";
+                                checkedAt: string | null;
+                                since: string | null;
+                                lastStatus: number | null;
+                            };
                             archived: boolean;
                             createdAt: string;
                             updatedAt: string;
@@ -3063,6 +3313,12 @@ export interface operations {
                         u: string;
                         w: number;
                     }[] | null;
+                    abAutoPromote?: {
+                        /** @description Human visits every variant needs first */
+                        minVisits: number;
+                        /** @description The probability of being best the winner needs, 0.8 to 0.999 */
+                        confidence: number;
+                    } | null;
                     sched?: {
                         from: number;
                         url: string;
@@ -3072,6 +3328,7 @@ export interface operations {
                     expiredUrl?: string | null;
                     maxClicks?: number | null;
                     publicStats?: boolean;
+                    fallbackUrl?: string | null;
                 };
             };
         };
@@ -3111,6 +3368,10 @@ export interface operations {
                             u: string;
                             w: number;
                         }[] | null;
+                        abAutoPromote: {
+                            minVisits: number;
+                            confidence: number;
+                        } | null;
                         sched: {
                             from: number;
                             url: string;
@@ -3125,6 +3386,14 @@ export interface operations {
                         maxClicks: number | null;
                         expired: boolean;
                         publicStats: boolean;
+                        fallbackUrl: string | null;
+                        health: {
+                            /** @enum {string} */
+                            state: "unknown" | "ok" | "down";
+                            checkedAt: string | null;
+                            since: string | null;
+                            lastStatus: number | null;
+                        };
                         archived: boolean;
                         createdAt: string;
                         updatedAt: string;
@@ -3215,6 +3484,12 @@ export interface operations {
                             u: string;
                             w: number;
                         }[] | null;
+                        abAutoPromote?: {
+                            /** @description Human visits every variant needs first */
+                            minVisits: number;
+                            /** @description The probability of being best the winner needs, 0.8 to 0.999 */
+                            confidence: number;
+                        } | null;
                         sched?: {
                             from: number;
                             url: string;
@@ -3224,6 +3499,7 @@ export interface operations {
                         expiredUrl?: string | null;
                         maxClicks?: number | null;
                         publicStats?: boolean;
+                        fallbackUrl?: string | null;
                     }[];
                 };
             };
@@ -3265,6 +3541,10 @@ export interface operations {
                                 u: string;
                                 w: number;
                             }[] | null;
+                            abAutoPromote: {
+                                minVisits: number;
+                                confidence: number;
+                            } | null;
                             sched: {
                                 from: number;
                                 url: string;
@@ -3279,6 +3559,14 @@ export interface operations {
                             maxClicks: number | null;
                             expired: boolean;
                             publicStats: boolean;
+                            fallbackUrl: string | null;
+                            health: {
+                                /** @enum {string} */
+                                state: "unknown" | "ok" | "down";
+                                checkedAt: string | null;
+                                since: string | null;
+                                lastStatus: number | null;
+                            };
                             archived: boolean;
                             createdAt: string;
                             updatedAt: string;
@@ -3370,6 +3658,10 @@ export interface operations {
                             u: string;
                             w: number;
                         }[] | null;
+                        abAutoPromote: {
+                            minVisits: number;
+                            confidence: number;
+                        } | null;
                         sched: {
                             from: number;
                             url: string;
@@ -3384,6 +3676,14 @@ export interface operations {
                         maxClicks: number | null;
                         expired: boolean;
                         publicStats: boolean;
+                        fallbackUrl: string | null;
+                        health: {
+                            /** @enum {string} */
+                            state: "unknown" | "ok" | "down";
+                            checkedAt: string | null;
+                            since: string | null;
+                            lastStatus: number | null;
+                        };
                         archived: boolean;
                         createdAt: string;
                         updatedAt: string;
@@ -3457,6 +3757,12 @@ export interface operations {
                         u: string;
                         w: number;
                     }[] | null;
+                    abAutoPromote?: {
+                        /** @description Human visits every variant needs first */
+                        minVisits: number;
+                        /** @description The probability of being best the winner needs, 0.8 to 0.999 */
+                        confidence: number;
+                    } | null;
                     sched?: {
                         from: number;
                         url: string;
@@ -3466,6 +3772,7 @@ export interface operations {
                     expiredUrl?: string | null;
                     maxClicks?: number | null;
                     publicStats?: boolean;
+                    fallbackUrl?: string | null;
                 };
             };
         };
@@ -3505,6 +3812,10 @@ export interface operations {
                             u: string;
                             w: number;
                         }[] | null;
+                        abAutoPromote: {
+                            minVisits: number;
+                            confidence: number;
+                        } | null;
                         sched: {
                             from: number;
                             url: string;
@@ -3519,6 +3830,14 @@ export interface operations {
                         maxClicks: number | null;
                         expired: boolean;
                         publicStats: boolean;
+                        fallbackUrl: string | null;
+                        health: {
+                            /** @enum {string} */
+                            state: "unknown" | "ok" | "down";
+                            checkedAt: string | null;
+                            since: string | null;
+                            lastStatus: number | null;
+                        };
                         archived: boolean;
                         createdAt: string;
                         updatedAt: string;
@@ -3563,6 +3882,69 @@ export interface operations {
             };
             /** @description Default Response */
             409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Default Response */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    getLinkHealth: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        state: "unknown" | "ok" | "down";
+                        checkedAt: string | null;
+                        since: string | null;
+                        lastStatus: number | null;
+                        checks: {
+                            checkedAt: string;
+                            /** @enum {string} */
+                            outcome: "ok" | "failed" | "neutral";
+                            status: number | null;
+                            error: string | null;
+                            durationMs: number;
+                        }[];
+                    };
+                };
+            };
+            /** @description Default Response */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Default Response */
+            404: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -3680,6 +4062,10 @@ export interface operations {
                             u: string;
                             w: number;
                         }[] | null;
+                        abAutoPromote: {
+                            minVisits: number;
+                            confidence: number;
+                        } | null;
                         sched: {
                             from: number;
                             url: string;
@@ -3694,6 +4080,14 @@ export interface operations {
                         maxClicks: number | null;
                         expired: boolean;
                         publicStats: boolean;
+                        fallbackUrl: string | null;
+                        health: {
+                            /** @enum {string} */
+                            state: "unknown" | "ok" | "down";
+                            checkedAt: string | null;
+                            since: string | null;
+                            lastStatus: number | null;
+                        };
                         archived: boolean;
                         createdAt: string;
                         updatedAt: string;
@@ -3720,6 +4114,158 @@ export interface operations {
             };
             /** @description Default Response */
             404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Default Response */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    getLinkAbTest: {
+        parameters: {
+            query?: {
+                test?: string;
+            };
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AbReadout"];
+                };
+            };
+            /** @description Default Response */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Default Response */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Default Response */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Default Response */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Default Response */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    promoteLinkAbVariant: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @description 0-based index in the link’s `ab` */
+                    variant: number;
+                };
+            };
+        };
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AbPromotion"];
+                };
+            };
+            /** @description Default Response */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Default Response */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Default Response */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Default Response */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Default Response */
+            409: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -4871,7 +5417,7 @@ export interface operations {
             content: {
                 "application/json": {
                     url: string;
-                    events: ("link.created" | "link.updated" | "link.archived" | "link.expired" | "app.opened" | "app.browser" | "app.broken" | "contact.captured")[];
+                    events: ("link.created" | "link.updated" | "link.archived" | "link.expired" | "link.destination_down" | "link.destination_up" | "app.opened" | "app.browser" | "app.broken" | "contact.captured")[];
                 };
             };
         };
@@ -4997,7 +5543,7 @@ export interface operations {
             content: {
                 "application/json": {
                     url?: string;
-                    events?: ("link.created" | "link.updated" | "link.archived" | "link.expired" | "app.opened" | "app.browser" | "app.broken" | "contact.captured")[];
+                    events?: ("link.created" | "link.updated" | "link.archived" | "link.expired" | "link.destination_down" | "link.destination_up" | "app.opened" | "app.browser" | "app.broken" | "contact.captured")[];
                     active?: boolean;
                 };
             };
@@ -9210,6 +9756,7 @@ export interface operations {
                 folderId?: string;
                 archived?: "true" | "false";
                 expired?: "true" | "false";
+                health?: "ok" | "down" | "unknown";
             };
             header?: never;
             path?: never;
@@ -9253,6 +9800,10 @@ export interface operations {
                                 u: string;
                                 w: number;
                             }[] | null;
+                            abAutoPromote: {
+                                minVisits: number;
+                                confidence: number;
+                            } | null;
                             sched: {
                                 from: number;
                                 url: string;
@@ -9267,6 +9818,14 @@ export interface operations {
                             maxClicks: number | null;
                             expired: boolean;
                             publicStats: boolean;
+                            fallbackUrl: string | null;
+                            health: {
+                                /** @enum {string} */
+                                state: "unknown" | "ok" | "down";
+                                checkedAt: string | null;
+                                since: string | null;
+                                lastStatus: number | null;
+                            };
                             archived: boolean;
                             createdAt: string;
                             updatedAt: string;
@@ -9339,6 +9898,12 @@ export interface operations {
                         u: string;
                         w: number;
                     }[] | null;
+                    abAutoPromote?: {
+                        /** @description Human visits every variant needs first */
+                        minVisits: number;
+                        /** @description The probability of being best the winner needs, 0.8 to 0.999 */
+                        confidence: number;
+                    } | null;
                     sched?: {
                         from: number;
                         url: string;
@@ -9348,6 +9913,7 @@ export interface operations {
                     expiredUrl?: string | null;
                     maxClicks?: number | null;
                     publicStats?: boolean;
+                    fallbackUrl?: string | null;
                 };
             };
         };
@@ -9387,6 +9953,10 @@ export interface operations {
                             u: string;
                             w: number;
                         }[] | null;
+                        abAutoPromote: {
+                            minVisits: number;
+                            confidence: number;
+                        } | null;
                         sched: {
                             from: number;
                             url: string;
@@ -9401,6 +9971,14 @@ export interface operations {
                         maxClicks: number | null;
                         expired: boolean;
                         publicStats: boolean;
+                        fallbackUrl: string | null;
+                        health: {
+                            /** @enum {string} */
+                            state: "unknown" | "ok" | "down";
+                            checkedAt: string | null;
+                            since: string | null;
+                            lastStatus: number | null;
+                        };
                         archived: boolean;
                         createdAt: string;
                         updatedAt: string;
@@ -9491,6 +10069,12 @@ export interface operations {
                             u: string;
                             w: number;
                         }[] | null;
+                        abAutoPromote?: {
+                            /** @description Human visits every variant needs first */
+                            minVisits: number;
+                            /** @description The probability of being best the winner needs, 0.8 to 0.999 */
+                            confidence: number;
+                        } | null;
                         sched?: {
                             from: number;
                             url: string;
@@ -9500,6 +10084,7 @@ export interface operations {
                         expiredUrl?: string | null;
                         maxClicks?: number | null;
                         publicStats?: boolean;
+                        fallbackUrl?: string | null;
                     }[];
                 };
             };
@@ -9541,6 +10126,10 @@ export interface operations {
                                 u: string;
                                 w: number;
                             }[] | null;
+                            abAutoPromote: {
+                                minVisits: number;
+                                confidence: number;
+                            } | null;
                             sched: {
                                 from: number;
                                 url: string;
@@ -9555,6 +10144,14 @@ export interface operations {
                             maxClicks: number | null;
                             expired: boolean;
                             publicStats: boolean;
+                            fallbackUrl: string | null;
+                            health: {
+                                /** @enum {string} */
+                                state: "unknown" | "ok" | "down";
+                                checkedAt: string | null;
+                                since: string | null;
+                                lastStatus: number | null;
+                            };
                             archived: boolean;
                             createdAt: string;
                             updatedAt: string;
@@ -9646,6 +10243,10 @@ export interface operations {
                             u: string;
                             w: number;
                         }[] | null;
+                        abAutoPromote: {
+                            minVisits: number;
+                            confidence: number;
+                        } | null;
                         sched: {
                             from: number;
                             url: string;
@@ -9660,6 +10261,14 @@ export interface operations {
                         maxClicks: number | null;
                         expired: boolean;
                         publicStats: boolean;
+                        fallbackUrl: string | null;
+                        health: {
+                            /** @enum {string} */
+                            state: "unknown" | "ok" | "down";
+                            checkedAt: string | null;
+                            since: string | null;
+                            lastStatus: number | null;
+                        };
                         archived: boolean;
                         createdAt: string;
                         updatedAt: string;
@@ -9733,6 +10342,12 @@ export interface operations {
                         u: string;
                         w: number;
                     }[] | null;
+                    abAutoPromote?: {
+                        /** @description Human visits every variant needs first */
+                        minVisits: number;
+                        /** @description The probability of being best the winner needs, 0.8 to 0.999 */
+                        confidence: number;
+                    } | null;
                     sched?: {
                         from: number;
                         url: string;
@@ -9742,6 +10357,7 @@ export interface operations {
                     expiredUrl?: string | null;
                     maxClicks?: number | null;
                     publicStats?: boolean;
+                    fallbackUrl?: string | null;
                 };
             };
         };
@@ -9781,6 +10397,10 @@ export interface operations {
                             u: string;
                             w: number;
                         }[] | null;
+                        abAutoPromote: {
+                            minVisits: number;
+                            confidence: number;
+                        } | null;
                         sched: {
                             from: number;
                             url: string;
@@ -9795,6 +10415,14 @@ export interface operations {
                         maxClicks: number | null;
                         expired: boolean;
                         publicStats: boolean;
+                        fallbackUrl: string | null;
+                        health: {
+                            /** @enum {string} */
+                            state: "unknown" | "ok" | "down";
+                            checkedAt: string | null;
+                            since: string | null;
+                            lastStatus: number | null;
+                        };
                         archived: boolean;
                         createdAt: string;
                         updatedAt: string;
@@ -9839,6 +10467,69 @@ export interface operations {
             };
             /** @description Default Response */
             409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Default Response */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    dashboardGetLinkHealth: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        state: "unknown" | "ok" | "down";
+                        checkedAt: string | null;
+                        since: string | null;
+                        lastStatus: number | null;
+                        checks: {
+                            checkedAt: string;
+                            /** @enum {string} */
+                            outcome: "ok" | "failed" | "neutral";
+                            status: number | null;
+                            error: string | null;
+                            durationMs: number;
+                        }[];
+                    };
+                };
+            };
+            /** @description Default Response */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Default Response */
+            404: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -9956,6 +10647,10 @@ export interface operations {
                             u: string;
                             w: number;
                         }[] | null;
+                        abAutoPromote: {
+                            minVisits: number;
+                            confidence: number;
+                        } | null;
                         sched: {
                             from: number;
                             url: string;
@@ -9970,6 +10665,14 @@ export interface operations {
                         maxClicks: number | null;
                         expired: boolean;
                         publicStats: boolean;
+                        fallbackUrl: string | null;
+                        health: {
+                            /** @enum {string} */
+                            state: "unknown" | "ok" | "down";
+                            checkedAt: string | null;
+                            since: string | null;
+                            lastStatus: number | null;
+                        };
                         archived: boolean;
                         createdAt: string;
                         updatedAt: string;
@@ -9996,6 +10699,158 @@ export interface operations {
             };
             /** @description Default Response */
             404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Default Response */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    dashboardGetLinkAbTest: {
+        parameters: {
+            query?: {
+                test?: string;
+            };
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AbReadout"];
+                };
+            };
+            /** @description Default Response */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Default Response */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Default Response */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Default Response */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Default Response */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    dashboardPromoteLinkAbVariant: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @description 0-based index in the link’s `ab` */
+                    variant: number;
+                };
+            };
+        };
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AbPromotion"];
+                };
+            };
+            /** @description Default Response */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Default Response */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Default Response */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Default Response */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Default Response */
+            409: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -11147,7 +12002,7 @@ export interface operations {
             content: {
                 "application/json": {
                     url: string;
-                    events: ("link.created" | "link.updated" | "link.archived" | "link.expired" | "app.opened" | "app.browser" | "app.broken" | "contact.captured")[];
+                    events: ("link.created" | "link.updated" | "link.archived" | "link.expired" | "link.destination_down" | "link.destination_up" | "app.opened" | "app.browser" | "app.broken" | "contact.captured")[];
                 };
             };
         };
@@ -11273,7 +12128,7 @@ export interface operations {
             content: {
                 "application/json": {
                     url?: string;
-                    events?: ("link.created" | "link.updated" | "link.archived" | "link.expired" | "app.opened" | "app.browser" | "app.broken" | "contact.captured")[];
+                    events?: ("link.created" | "link.updated" | "link.archived" | "link.expired" | "link.destination_down" | "link.destination_up" | "app.opened" | "app.browser" | "app.broken" | "contact.captured")[];
                     active?: boolean;
                 };
             };

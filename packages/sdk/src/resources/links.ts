@@ -68,6 +68,22 @@ export class Links {
     return unwrap(await this.api.GET('/v1/links/{id}/receipt', byId(id)));
   }
 
+  /** The destination's health and its last 20 checks, newest first. */
+  async health(id: string) {
+    return unwrap(await this.api.GET('/v1/links/{id}/health', byId(id)));
+  }
+
+  /** The link's A/B test (the running one, else its latest concluded one; `testId`: an earlier one). */
+  async abTest(id: string, testId?: string) {
+    const init = testId === undefined ? byId(id) : { params: { path: { id }, query: { test: testId } } };
+    return unwrap(await this.api.GET('/v1/links/{id}/ab', init));
+  }
+
+  /** Ends the running A/B test: the variant (0-based) becomes the destination. */
+  async promoteVariant(id: string, variant: number) {
+    return unwrap(await this.api.POST('/v1/links/{id}/ab/promote', { ...byId(id), body: { variant } }));
+  }
+
   async getPreview(id: string) {
     return unwrap(await this.api.GET('/v1/links/{id}/og', byId(id)));
   }
