@@ -229,14 +229,10 @@ export async function composeHosted(
   const outbox = composeOutbox(config, store, logger, shared);
   const { secretBox, sessionSecret, redis, limits, now } = shared;
   const { audit, events } = outbox;
-  // Without SMTP_URL there is no mail worker: broadcasts answer 503 not_provisioned, invites are logged.
-  const mailTransport = config.smtpUrl ? createSmtpTransport(config.smtpUrl) : null;
-  const mailFrom = config.mailFrom ?? `linkhop <no-reply@${new URL(config.baseUrl).hostname}>`;
-  const mail = { mailTransport, mailFrom, mailWorker: options.mailWorker };
+  const mail = mailSettings(config, options);
   const crowd = composeAudience({ config, store, logger, events, audit, ...mail, now });
   const hosts = await composeHosts(config, store, shared, outbox);
-  const { cache } = hosts;
-  const people = composeTeams({ config, store, audit, logger, limits, cache, mailTransport, mailFrom, now });
+  const people = composeTeams({ config, store, audit, logger, limits, cache: hosts.cache, ...mail, now });
   const { accounts } = people;
   const linking = await composeLinks({ config, store, logger, shared, outbox, hosts, accounts, mail });
   const { links, linkExpiry, previews } = linking;
@@ -261,7 +257,7 @@ export async function composeHosted(
     ...(redis ? { redis: redis.publisher } : {}),
     links,
     events,
-    abTesting: { linkRepo: hosts.linkRepo, table: shared.table, audit, cache },
+    abTesting: { linkRepo: hosts.linkRepo, table: shared.table, audit, cache: hosts.cache },
     emitEvent: outbox.emitEvent,
     clock: shared.clock,
   });
@@ -295,10 +291,17 @@ export async function composeHosted(
       await crowd.stop();
       await imports.close();
       await shared.fetcher.close();
-      await cache.close();
+      await hosts.cache.close();
       await redis?.close();
     },
   };
+}
+
+/** SMTP_URL's transport (none: no mail worker, broadcasts answer 503 not_provisioned, invites are logged). */
+function mailSettings(config: Config, options: ComposeOptions) {
+  const mailTransport = config.smtpUrl ? createSmtpTransport(config.smtpUrl) : null;
+  const mailFrom = config.mailFrom ?? `linkhop <no-reply@${new URL(config.baseUrl).hostname}>`;
+  return { mailTransport, mailFrom, mailWorker: options.mailWorker };
 }
 
 /** What the routes are handed, taken from the groups composeHosted made. */
