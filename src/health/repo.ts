@@ -50,18 +50,20 @@ function hostOf(url: string): string {
   }
 }
 
+/** Makes sure a live link's destination is checked (due at once when new), in the link write's transaction. */
+export async function trackDestination(trx: Db, url: string, nowIso: string): Promise<void> {
+  await trx
+    .insertInto('destinations')
+    .values({ id: destinationKey(url), url, host: hostOf(url), next_check_at: nowIso })
+    .onConflict((oc) => oc.column('id').doNothing())
+    .execute();
+}
+
 export function createHealthRepo(db: Executor) {
   return {
     transaction: unitOfWork(db),
 
-    /** Makes sure a live link's destination is checked (due at once when new). */
-    async track(trx: Db, url: string, nowIso: string): Promise<void> {
-      await trx
-        .insertInto('destinations')
-        .values({ id: destinationKey(url), url, host: hostOf(url), next_check_at: nowIso })
-        .onConflict((oc) => oc.column('id').doNothing())
-        .execute();
-    },
+    track: trackDestination,
 
     /** Hosts with a destination due and no live lease, oldest due first. */
     async dueHosts(nowIso: string, limit: number): Promise<string[]> {
@@ -155,6 +157,7 @@ export function createHealthRepo(db: Executor) {
           'links.fallback_url',
           'organizations.tier',
         ])
+        .where('links.destination_key', '=', destinationKey(url))
         .where('links.destination', '=', url)
         .where('links.archived_at', 'is', null)
         .execute();
@@ -242,7 +245,7 @@ export function createHealthRepo(db: Executor) {
     async orgsWithNewlyDown(sinceIso: string): Promise<string[]> {
       const rows = await db
         .selectFrom('destinations')
-        .innerJoin('links', 'links.destination', 'destinations.url')
+        .innerJoin('links', 'links.destination_key', 'destinations.id')
         .select('links.org_id')
         .distinct()
         .where('destinations.state', '=', 'down')
@@ -274,7 +277,7 @@ export function createHealthRepo(db: Executor) {
     > {
       const rows = await db
         .selectFrom('links')
-        .innerJoin('destinations', 'destinations.url', 'links.destination')
+        .innerJoin('destinations', 'destinations.id', 'links.destination_key')
         .select(['links.host', 'links.slug', 'links.destination', 'links.fallback_url', 'destinations.since'])
         .where('links.org_id', '=', orgId)
         .where('links.archived_at', 'is', null)

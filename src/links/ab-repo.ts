@@ -1,4 +1,6 @@
 import type { Selectable, Transaction } from 'kysely';
+import { destinationKey } from '../core/health.js';
+import { trackDestination } from '../health/repo.js';
 import { type Store, unitOfWork } from '../store/database.js';
 import type { Database } from '../store/schema.js';
 import type { LinkRecord } from './rows-repo.js';
@@ -71,6 +73,7 @@ export function createAbRepo(store: Store) {
         .updateTable('links')
         .set({
           destination: after.destination,
+          destination_key: destinationKey(after.destination),
           platform_key: after.platformKey,
           ab: null,
           ab_started_at: null,
@@ -83,6 +86,8 @@ export function createAbRepo(store: Store) {
         .where('ab', 'is not', null)
         .executeTakeFirst();
       if (Number(updated.numUpdatedRows) !== 1) return false;
+      // The winner is the destination now: destination health checks it like any other.
+      await trackDestination(trx, after.destination, after.updatedAt);
       await trx
         .insertInto('ab_tests')
         .values({

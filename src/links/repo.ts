@@ -124,8 +124,13 @@ export function createLinkRepo(store: Store) {
         // Destination health: `unknown` is every link whose destination was never found ok or down.
         const known = page.health === 'unknown' ? ['ok', 'down'] : [page.health];
         const inState = (eb: ExpressionBuilder<Database, 'links'>) =>
-          eb.selectFrom('destinations').select('destinations.url').where('destinations.state', 'in', known);
-        query = query.where('destination', page.health === 'unknown' ? 'not in' : 'in', inState);
+          eb.selectFrom('destinations').select('destinations.id').where('destinations.state', 'in', known);
+        query =
+          page.health === 'unknown'
+            ? query.where((eb) =>
+                eb.or([eb('destination_key', 'is', null), eb('destination_key', 'not in', inState(eb))]),
+              )
+            : query.where('destination_key', 'in', inState);
       }
       if (page.limit !== undefined) query = query.limit(page.limit);
       if (page.offset !== undefined) query = query.offset(page.offset).limit(page.limit ?? 1_000_000_000);

@@ -90,6 +90,7 @@ export function toColumns(link: LinkRecord) {
     max_clicks: link.maxClicks,
     public_stats: link.publicStats ? 1 : 0,
     fallback_url: link.fallbackUrl ?? null,
+    destination_key: destinationKey(link.destination),
     created_at: link.createdAt,
     updated_at: link.updatedAt,
   };

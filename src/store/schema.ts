@@ -70,6 +70,8 @@ export interface LinkTable extends AbTestLinkColumns {
   public_stats: Generated<number>;
   /** Migration 028: where visits go while the destination is down (destination health, issue #33). */
   fallback_url: string | null;
+  /** Migration 028: SHA-256 (hex) of `destination`, the key of its `destinations` row. */
+  destination_key: string | null;
 }
 
 /** Migration 028: one distinct destination URL of live links, and its health. */

@@ -180,6 +180,26 @@ describe('destination health', () => {
       expect((times[i] as number) - (times[i - 1] as number)).toBeGreaterThanOrEqual(990);
   });
 
+  it('a promoted A/B winner is checked like any destination', async () => {
+    const winner = `${origin}/winner`;
+    const link = await create({
+      url: `${origin}/base`,
+      ab: [
+        { u: `${origin}/loser`, w: 1 },
+        { u: winner, w: 1 },
+      ],
+    });
+    const promoted = await h.v1(key, {
+      method: 'POST',
+      url: `/v1/links/${link.id}/ab/promote`,
+      payload: { variant: 1 },
+    });
+    expect(promoted.statusCode, promoted.body).toBe(200);
+    await check();
+    expect(await health(link.id)).toMatchObject({ state: 'ok', lastStatus: 200 });
+    expect(seen.some((request) => request.path === '/winner')).toBe(true);
+  });
+
   it('fallbackUrl needs a plan that routes, and is validated like every URL', async () => {
     const bad = await h.v1(key, {
       method: 'POST',

@@ -27,6 +27,9 @@ const hostOf = (url: string) => {
 // biome-ignore lint/suspicious/noExplicitAny: a migration sees the schema of its own time, not today's types.
 export async function up(db: Kysely<any>): Promise<void> {
   await db.schema.alterTable('links').addColumn('fallback_url', 'text').execute();
+  // The links of a destination are found by its key (the checker, the digest, ?health=): a URL itself may
+  // be too long for an index.
+  await db.schema.alterTable('links').addColumn('destination_key', 'varchar(64)').execute();
   await db.schema
     .createTable('destinations')
     .addColumn('id', 'varchar(64)', (col) => col.primaryKey())
@@ -41,7 +44,11 @@ export async function up(db: Kysely<any>): Promise<void> {
     .addColumn('last_error', 'varchar(32)')
     .addColumn('next_check_at', 'varchar(32)', (col) => col.notNull())
     .execute();
-  await db.schema.createIndex('destinations_due').on('destinations').columns(['host', 'next_check_at']).execute();
+  await db.schema
+    .createIndex('destinations_due')
+    .on('destinations')
+    .columns(['host', 'next_check_at'])
+    .execute();
   await db.schema.createIndex('destinations_next').on('destinations').column('next_check_at').execute();
   // `GET /v1/links?health=down` asks for the (few) destinations in a state.
   await db.schema.createIndex('destinations_state').on('destinations').column('state').execute();
@@ -65,10 +72,31 @@ export async function up(db: Kysely<any>): Promise<void> {
     .execute();
   await db.schema
     .createTable('health_digests')
-    .addColumn('org_id', 'varchar(36)', (col) => col.primaryKey().references('organizations.id').onDelete('cascade'))
+    .addColumn('org_id', 'varchar(36)', (col) =>
+      col.primaryKey().references('organizations.id').onDelete('cascade'),
+    )
     .addColumn('sent_day', 'varchar(10)', (col) => col.notNull())
     .execute();
-  // Today's live links' destinations, due at once.
+  // Every link's key, then today's live links' destinations, due at once.
+  for (let after = ''; ; ) {
+    const links: { id: string; destination: string }[] = await db
+      .selectFrom('links')
+      .select(['id', 'destination'])
+      .where('id', '>', after)
+      .orderBy('id')
+      .limit(1000)
+      .execute();
+    if (links.length === 0) break;
+    for (const link of links) {
+      await db
+        .updateTable('links')
+        .set({ destination_key: idOf(link.destination) })
+        .where('id', '=', link.id)
+        .execute();
+    }
+    after = (links.at(-1) as { id: string }).id;
+  }
+  await db.schema.createIndex('links_destination_key').on('links').column('destination_key').execute();
   const now = iso();
   const rows: { destination: string }[] = await db
     .selectFrom('links')
@@ -83,7 +111,11 @@ export async function up(db: Kysely<any>): Promise<void> {
       host: hostOf(destination),
       next_check_at: now,
     }));
-    await db.insertInto('destinations').values(values).onConflict((oc) => oc.column('id').doNothing()).execute();
+    await db
+      .insertInto('destinations')
+      .values(values)
+      .onConflict((oc) => oc.column('id').doNothing())
+      .execute();
   }
 }
 
@@ -93,5 +125,7 @@ export async function down(db: Kysely<any>): Promise<void> {
   await db.schema.dropTable('health_hosts').execute();
   await db.schema.dropTable('destination_checks').execute();
   await db.schema.dropTable('destinations').execute();
+  await db.schema.dropIndex('links_destination_key').execute();
+  await db.schema.alterTable('links').dropColumn('destination_key').execute();
   await db.schema.alterTable('links').dropColumn('fallback_url').execute();
 }
