@@ -26,7 +26,7 @@ const HOSTS = Number(process.env.BENCH_HEALTH_HOSTS ?? 2_000);
 const SIDE_BY_SIDE = 8;
 
 const { openStore, migrateToLatest } = await import(`${DIST}store/database.js`);
-const { destinationKey } = await import(`${DIST}core/health.js`);
+const { destinationKey } = await import(`${DIST}health/key.js`);
 const { createHealthRepo } = await import(`${DIST}health/repo.js`);
 const { createHealthChecker } = await import(`${DIST}health/service.js`);
 const { createGuardedFetcher } = await import(`${DIST}net/guarded-fetch.js`);

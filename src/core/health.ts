@@ -1,5 +1,3 @@
-import { createHash } from 'node:crypto';
-
 /**
  * Destination health (issue #33), decided without I/O: what a check's answer means, how a destination's
  * state moves, and when it is checked next. A destination is `down` after three consecutive failures
@@ -85,9 +83,4 @@ export function afterCheck(
 export function nextCheckAt(health: DestinationHealth, busy: boolean, nowMs: number): number {
   const soon = busy || health.state === 'down' || health.failures > 0;
   return nowMs + (soon ? BUSY_INTERVAL_MS : QUIET_INTERVAL_MS);
-}
-
-/** A destination's row key: the SHA-256 (hex) of its URL, so that a 4 KB URL never meets an index limit. */
-export function destinationKey(url: string): string {
-  return createHash('sha256').update(url).digest('hex');
 }

@@ -1,12 +1,8 @@
 import type { Kysely, Transaction } from 'kysely';
-import {
-  type CheckOutcome,
-  type DestinationHealth,
-  destinationKey,
-  type HealthState,
-} from '../core/health.js';
+import type { CheckOutcome, DestinationHealth, HealthState } from '../core/health.js';
 import { type Executor, unitOfWork } from '../store/database.js';
 import type { Database } from '../store/schema.js';
+import { destinationKey } from './key.js';
 
 /** A destination as the checker reads it. */
 export interface DestinationRow extends DestinationHealth {

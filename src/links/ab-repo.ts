@@ -1,5 +1,5 @@
 import type { Selectable, Transaction } from 'kysely';
-import { destinationKey } from '../core/health.js';
+import { destinationKey } from '../health/key.js';
 import { trackDestination } from '../health/repo.js';
 import { type Store, unitOfWork } from '../store/database.js';
 import type { Database } from '../store/schema.js';

@@ -1,5 +1,6 @@
 import type { Kysely, Selectable, Transaction } from 'kysely';
-import { destinationKey, type HealthState, type LinkHealth } from '../core/health.js';
+import type { HealthState, LinkHealth } from '../core/health.js';
+import { destinationKey } from '../health/key.js';
 import type { Database, LinkTable } from '../store/schema.js';
 import type { AbAutoPromote, AbVariant, Routing, SchedEntry, Utm } from './schema.js';
 

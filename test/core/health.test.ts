@@ -4,12 +4,12 @@ import {
   BUSY_INTERVAL_MS,
   type CheckOutcome,
   type DestinationHealth,
-  destinationKey,
   nextCheckAt,
   outcomeOf,
   QUIET_INTERVAL_MS,
 } from '../../src/core/health.js';
 import { GONE_SIGNALS, probeFor, validateGoneSignals } from '../../src/core/platforms/gone-signals.js';
+import { destinationKey } from '../../src/health/key.js';
 
 const MIN = 60_000;
 const FRESH: DestinationHealth = { state: 'unknown', since: null, failures: 0, failingSince: null };

@@ -1,6 +1,6 @@
 import type { Page } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
-import { destinationKey } from '../../src/core/health.js';
+import { destinationKey } from '../../src/health/key.js';
 import { apiCall, browserSkipReason, fitsWidth, logIn, openPage, useDashboard } from './harness.js';
 
 /**
