@@ -1,11 +1,2 @@
-/** mulberry32: a small seeded random source, so a test that draws numbers draws the same ones every run. */
-export function seeded(seed: number): () => number {
-  let state = seed >>> 0;
-  return () => {
-    state = (state + 0x6d2b79f5) >>> 0;
-    let t = state;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
+/** A small seeded random source (mulberry32, the one the A/B readout uses), so a test draws the same numbers every run. */
+export { seededRandom as seeded } from '../../src/core/ab-test.js';
