@@ -38,7 +38,8 @@ export function createHealthDigest(deps: HealthDigestDeps) {
         : 'visits still go there: set a fallback URL to re-point them while it is down';
       return `<li><a href="${escapeAttr(short)}">${escapeHtml(short)}</a> &rarr; ${escapeHtml(link.destination)}<br>down since ${escapeHtml(link.since)}; ${fallback}</li>`;
     });
-    const all = `${deps.baseUrl}/links?health=down`;
+    // The dashboard routes by the fragment: /links itself would be a short link's address.
+    const all = `${deps.baseUrl}/#/links?health=down`;
     return {
       from: deps.mailer.from,
       to,

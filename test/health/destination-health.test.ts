@@ -272,6 +272,8 @@ describe('the daily digest of links that went down', () => {
     expect(body).toContain(`${origin}/gone`);
     expect(body).toContain('https://example.com/instead');
     expect(body).not.toContain(`${origin}/ok`);
+    // The dashboard's list of down links (its routes are in the fragment; /links would be a slug).
+    expect(body).toContain('https://lnk.example/#/links?health=down');
     // Later passes the same day send nothing more.
     clock += 15 * 60_000;
     await h.checkDestinations();
