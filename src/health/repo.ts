@@ -140,8 +140,8 @@ export function createHealthRepo(db: Executor) {
     },
 
     /** The live (not archived) links pointing at a destination. */
-    async linksOf(trx: Db | undefined, url: string): Promise<AffectedLink[]> {
-      const rows = await (trx ?? db)
+    async linksOf(url: string): Promise<AffectedLink[]> {
+      const rows = await db
         .selectFrom('links')
         .innerJoin('organizations', 'organizations.id', 'links.org_id')
         .select([

@@ -47,7 +47,7 @@ export function createHealthChecker(deps: HealthCheckerDeps) {
   const iso = (ms: number) => new Date(ms).toISOString();
 
   async function checkOne(destination: DestinationRow): Promise<number> {
-    const links = await repo.linksOf(undefined, destination.url);
+    const links = await repo.linksOf(destination.url);
     if (links.length === 0) {
       await repo.forget(destination.id);
       return 0;

@@ -204,7 +204,7 @@ export function createLinkRepo(store: Store) {
         .executeTakeFirst();
       if (!row) return undefined;
       const { tier, org_name: orgName, org_deleted_at: orgDeletedAt, ...link } = row;
-      const [record] = await attach(db, [link]);
+      const [record] = await attach(db, [link], { health: link.fallback_url !== null });
       if (!record) return undefined;
       const pixels = await db
         .selectFrom('link_pixels')

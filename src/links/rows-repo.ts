@@ -132,7 +132,15 @@ function fromRow(row: Selectable<LinkTable>, tags: string[], pixelIds: string[])
 
 export type Db = Kysely<Database> | Transaction<Database>;
 
-export async function attach(db: Db, rows: Selectable<LinkTable>[]): Promise<LinkRecord[]> {
+/**
+ * The links' records with their tags, pixels and (`health`, on by default) their destination's health.
+ * The redirect asks for health only for a link with a fallback URL, the one thing health changes there.
+ */
+export async function attach(
+  db: Db,
+  rows: Selectable<LinkTable>[],
+  options: { health?: boolean } = {},
+): Promise<LinkRecord[]> {
   if (rows.length === 0) return [];
   const ids = rows.map((row) => row.id);
   const tags = new Map<string, string[]>();
@@ -155,30 +163,29 @@ export async function attach(db: Db, rows: Selectable<LinkTable>[]): Promise<Lin
       .execute();
     for (const row of pixelRows) pixels.set(row.link_id, [...(pixels.get(row.link_id) ?? []), row.pixel_id]);
   }
-  const health = await healthOf(
-    db,
-    rows.map((row) => row.destination),
-  );
+  const keyOf = (row: Selectable<LinkTable>) => row.destination_key ?? destinationKey(row.destination);
+  const health =
+    options.health === false ? new Map<string, LinkHealth>() : await healthOf(db, rows.map(keyOf));
   return rows.map((row) => {
     const record = fromRow(row, tags.get(row.id) ?? [], pixels.get(row.id) ?? []);
-    const known = health.get(row.destination);
+    const known = health.get(keyOf(row));
     if (known) record.health = known;
     return record;
   });
 }
 
-/** The health of these destinations (destination health, issue #33), by URL; one not tracked is absent. */
-export async function healthOf(db: Db, urls: readonly string[]): Promise<Map<string, LinkHealth>> {
+/** The health of these destinations (destination health, issue #33), by key; one not tracked is absent. */
+async function healthOf(db: Db, destinationKeys: readonly string[]): Promise<Map<string, LinkHealth>> {
   const found = new Map<string, LinkHealth>();
-  const keys = [...new Set(urls)].map(destinationKey);
+  const keys = [...new Set(destinationKeys)];
   for (let i = 0; i < keys.length; i += 500) {
     const rows = await db
       .selectFrom('destinations')
-      .select(['url', 'state', 'checked_at', 'since', 'last_status'])
+      .select(['id', 'state', 'checked_at', 'since', 'last_status'])
       .where('id', 'in', keys.slice(i, i + 500))
       .execute();
     for (const row of rows) {
-      found.set(row.url, {
+      found.set(row.id, {
         state: row.state as HealthState,
         checkedAt: row.checked_at,
         since: row.since,
