@@ -8,8 +8,7 @@ import type { CompiledDestination } from '../core/destination.js';
 import type { EscapeStrategy } from '../core/escape/index.js';
 import type { ChooseStrategy } from '../core/pages/escape-plan.js';
 import type { PlatformTable } from '../core/platforms/index.js';
-import { decideVisit, type LinkVisit, type VisitFacts } from '../core/resolve.js';
-import type { Visitor } from '../core/visitor.js';
+import { type Choice, decideVisit, type LinkVisit, type VisitFacts } from '../core/resolve.js';
 import { readCookie } from '../http/cookies.js';
 import type { RateLimiter } from '../http/rate-limit.js';
 import type { LinkExpiry } from '../links/expiry.js';
@@ -174,14 +173,14 @@ function recordClick(
   entry: HostedLinkEntry,
   facts: VisitFacts,
   expiredTo: CompiledDestination | null,
-  choice: { destination: CompiledDestination; variant: number | null; source: string } | null,
+  choice: Choice | null,
   tapId: string | null,
   strategy: EscapeStrategy | null,
   city: string | null = cityOf(headers),
 ): void {
   const analytics = deps.analytics;
   if (analytics === null) return;
-  const visitor: Visitor = facts.visitor;
+  const { visitor } = facts;
   const click: ClickInput = {
     linkId: entry.id,
     orgId: entry.orgId,
