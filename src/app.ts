@@ -70,6 +70,8 @@ import { type PreviewService, previewRoutes } from './links/preview.js';
 import { qrRoutes } from './links/qr.js';
 import { linkRoutes } from './links/routes.js';
 import type { LinkService } from './links/service.js';
+import { createInnerPasses } from './mcp/inner-passes.js';
+import { mcpRoutes } from './mcp/routes.js';
 import { mediaKitPageRoutes, mediaKitRoutes, publicMediaKitRoutes } from './mediakit/routes.js';
 import type { MediaKitService } from './mediakit/service.js';
 import type { GuardedFetcher } from './net/guarded-fetch.js';
@@ -478,7 +480,10 @@ const statsDeps = (deps: HostedAppDeps) => ({
 
 /** The public API: every route behind an API key (the hook answers 401/403/429 before any route runs). */
 async function registerV1(v1: FastifyInstance, deps: HostedAppDeps): Promise<void> {
-  registerV1Auth(v1, deps.v1Auth);
+  // The MCP endpoint's tool calls are /v1 calls its own request already counted (src/mcp/inner-passes.ts).
+  const passes = createInnerPasses();
+  registerV1Auth(v1, { ...deps.v1Auth, alreadyCounted: passes.redeem });
+  await v1.register(mcpRoutes, { passes, baseUrl: deps.baseUrl });
   await v1.register(meRoutes);
   await v1.register(linkRoutes, { links: deps.links });
   await v1.register(abTestRoutes, { abTests: deps.abTests });

@@ -87,7 +87,7 @@ const analyticsSchema = z
   .meta({ id: 'Analytics' });
 
 const id = z.string().min(1).max(64);
-const analyticsQuery = z
+export const analyticsQuery = z
   .object({
     days: z.coerce.number().int().min(1).max(90, '`days` is 1 to 90').default(30),
     linkId: id.optional(),
@@ -96,7 +96,7 @@ const analyticsQuery = z
   })
   .strict();
 const exportQuery = analyticsQuery.extend({ format: z.enum(['csv', 'json']).default('csv') }).strict();
-const clicksQuery = z
+export const clicksQuery = z
   .object({
     limit: z.coerce.number().int().min(1).max(200, '`limit` is at most 200').optional(),
     offset: z.coerce.number().int().min(0).optional(),

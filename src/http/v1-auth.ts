@@ -17,6 +17,12 @@ export interface V1AuthDeps {
   /** The key's context; a refusal (a valid key whose plan lacks the API) or null answer 401. */
   authenticate: (authorization: string | undefined) => Promise<KeyContext | KeyRefusal | null>;
   limiter: RateLimiter;
+  /**
+   * True when this request is a /v1 call that a request already counted makes on the same key: an
+   * MCP tool call on /v1/mcp (src/mcp/inner-passes.ts). It is still authenticated and authorized here,
+   * only not counted a second time. Absent: every request counts.
+   */
+  alreadyCounted?: (request: FastifyRequest) => boolean;
 }
 
 function setRateHeaders(reply: FastifyReply, decision: RateDecision): void {
@@ -35,7 +41,11 @@ export function registerV1Auth(app: FastifyInstance, deps: V1AuthDeps): void {
   app.addHook('onRequest', async (request: FastifyRequest, reply: FastifyReply) => {
     const found = await deps.authenticate(request.headers.authorization);
     const org = found && 'keyId' in found ? found : null;
-    const decision = await deps.limiter.hit(org ? `key:${org.keyId}` : `ip:${request.ip}`);
+    const bucket = org ? `key:${org.keyId}` : `ip:${request.ip}`;
+    const counted = org !== null && deps.alreadyCounted?.(request) === true;
+    const decision = counted
+      ? { ...(await deps.limiter.peek(bucket)), allowed: true }
+      : await deps.limiter.hit(bucket);
     setRateHeaders(reply, decision);
     // A valid key on a plan without the API hears why; anything else hears only that a key is needed.
     if (!org) throw appError('unauthorized', found && 'refused' in found ? found.refused : undefined);
