@@ -23,7 +23,8 @@ const USAGE = `usage: linkhop <command>
   link create URL --org ORG_ID [--slug S --tags a,b ...]   make a link as POST /v1/links does
   link list --org ORG_ID [--limit N --offset N --q TEXT]    list links as GET /v1/links does
   link get LINK_ID --org ORG_ID | link stats LINK_ID --org ORG_ID
-  import SOURCE --org ORG_ID ...   bring links from csv, bitly, shlink, kutt, dub or yourls`;
+  import SOURCE --org ORG_ID ...   bring links from csv, bitly, shlink, kutt, dub or yourls
+  mcp        the MCP server on stdio, for an AI assistant (LINKHOP_API_KEY, LINKHOP_URL)`;
 
 // Each command loads only its own modules: the engine never pays for the hosted service's code (about
 // 20 MB of RSS), nor a one-line `key list` for the server's.
@@ -36,6 +37,7 @@ const commands: Record<string, (args: string[]) => Promise<void>> = {
   import: async (args) => (await import('./import.js')).runImport(args),
   member: async (args) => (await import('./member.js')).runMember(args),
   link: async (args) => (await import('./link.js')).runLink(args),
+  mcp: async (args) => (await import('./mcp.js')).runMcp(args),
 };
 
 async function main(argv: string[]): Promise<void> {
