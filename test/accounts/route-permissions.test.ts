@@ -22,7 +22,8 @@ type Resource = 'links' | 'analytics' | 'audience' | 'webhooks' | 'bio' | 'autom
 /** Which part of the product a route belongs to, from its path. */
 function resourceOf(url: string): Resource | 'self' {
   const path = url.replace(/^\/(v1|api)/, '');
-  if (/^\/(me|session\/org|account\/.+|social\/meta)$/.test(path)) return 'self';
+  // /v1/mcp: any key may open it; each tool call is then checked as the /v1 route it calls.
+  if (/^\/(me|session\/org|account\/.+|social\/meta|mcp)$/.test(path)) return 'self';
   // The links list's stats are clicks and app-open rates: analytics, whatever the path (issue #30).
   if (/^\/links\/(:id\/(stats|ab-stats|ab|clicks)|stats)$/.test(path) || path.startsWith('/analytics'))
     return 'analytics';
