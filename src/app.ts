@@ -37,6 +37,7 @@ import { composePages } from './compose/pages.js';
 import { composeRedirect } from './compose/redirect.js';
 import { composeShared, type Shared } from './compose/shared.js';
 import { composeSocial } from './compose/social.js';
+import { composeSso, type Sso, ssoPasswordRefusal } from './compose/sso.js';
 import { composeTeams } from './compose/teams.js';
 import type { Config, TrustProxy } from './config.js';
 import { domainRoutes } from './domains/routes.js';
@@ -91,6 +92,10 @@ import type { SocialIntake } from './social/intake.js';
 import type { SweepCounts } from './social/refresh.js';
 import { socialRoutes } from './social/routes.js';
 import { socialInternalRoutes, socialPublicRoutes } from './social/webhook-routes.js';
+import { ssoFlowRoutes } from './sso/flow-routes.js';
+import { ssoConfigRoutes } from './sso/routes.js';
+import type { SsoSettings } from './sso/settings.js';
+import type { SsoSignIn } from './sso/sign-in.js';
 import { linkListStatsRoutes, publicStatsApiRoutes, publicStatsPageRoutes } from './stats/routes.js';
 import type { PublicStatsService } from './stats/service.js';
 import type { Store } from './store/database.js';
@@ -119,6 +124,8 @@ export interface HostedAppDeps {
     erase: EraseService;
   };
   links: LinkService;
+  /** Single sign-on (issue #34): owners' settings, the sign-in flow, and sign-ins started per address. */
+  sso: { settings: SsoSettings; signIn: SsoSignIn; starts: RateLimiter };
   /** A/B tests that conclude (issue #33): the readout and the promote. */
   abTests: AbTests;
   folders: FolderService;
@@ -234,8 +241,15 @@ export async function composeHosted(
   const mail = mailSettings(config, options);
   const crowd = composeAudience({ config, store, logger, events, audit, ...mail, now });
   const hosts = await composeHosts(config, store, shared, outbox);
-  const people = composeTeams({ config, store, audit, logger, limits, cache: hosts.cache, ...mail, now });
+  const people = composeTeams({
+    ...{ config, store, audit, logger, limits, cache: hosts.cache, ...mail, now },
+    passwordRefused: ssoPasswordRefusal(store),
+  });
   const { accounts } = people;
+  const sso = composeSso({
+    ...{ config, store, accounts: people.repo, secretBox, audit, clock: shared.clock, now },
+    openSession: (userId, orgId) => accounts.openSession(userId, orgId),
+  });
   const linking = await composeLinks({ config, store, logger, shared, outbox, hosts, accounts, mail });
   const { links, linkExpiry, previews } = linking;
   const imports = composeImports({
@@ -267,7 +281,9 @@ export async function composeHosted(
   const redirect = composeRedirect({ config, shared, hosts, linkExpiry, clicks, tapTokens, bandit });
   const metrics = composeMetrics({ store, shared, outbox, hosts, clicks, redirect });
   const groups = { shared, outbox, crowd, hosts, people, linking, imports, analytics, social, redirect };
-  const app = await buildHostedApp(hostedAppDeps(config, store, logger, metrics, { ...groups, abTests }));
+  const app = await buildHostedApp(
+    hostedAppDeps(config, store, logger, metrics, { ...groups, abTests, sso }),
+  );
   tracking.start();
   outbox.deliveries.start();
   crowd.start();
@@ -292,6 +308,7 @@ export async function composeHosted(
       await outbox.deliveries.stop();
       await crowd.stop();
       await imports.close();
+      await sso.close();
       await shared.fetcher.close();
       await hosts.cache.close();
       await redis?.close();
@@ -324,6 +341,7 @@ function hostedAppDeps(
     abTests: AbTests;
     social: ReturnType<typeof composeSocial>;
     redirect: ReturnType<typeof composeRedirect>;
+    sso: Sso;
   },
 ): HostedAppDeps {
   const { shared, outbox, crowd, hosts, people, linking, analytics } = groups;
@@ -342,6 +360,7 @@ function hostedAppDeps(
     dashboard: dashboardDeps(config, people, limits),
     teams: people.teams,
     links: linking.links,
+    sso: { settings: groups.sso.settings, signIn: groups.sso.signIn, starts: limits.login },
     abTests: groups.abTests,
     folders: linking.folders,
     domains: hosts.domains,
@@ -502,6 +521,7 @@ async function registerV1(v1: FastifyInstance, deps: HostedAppDeps): Promise<voi
   await v1.register(keyRoutes, keyDeps(deps));
   await v1.register(memberRoutes, teamDeps(deps));
   await v1.register(auditRoutes, { audit: deps.teams.audit });
+  await v1.register(ssoConfigRoutes, { settings: deps.sso.settings });
 }
 
 /** The dashboard's API: the CSRF guard on all of it, a session on all but sign-up, log-in and public reads. */
@@ -517,6 +537,7 @@ async function registerDashboardApi(api: FastifyInstance, deps: HostedAppDeps): 
   registerCsrfGuard(api, deps.baseUrl);
   await api.register(dashboardAccountRoutes, deps.dashboard);
   await api.register(publicAccountRoutes, accountDeps);
+  await api.register(ssoFlowRoutes, { ...deps.sso, secureCookies: deps.dashboard.secureCookies });
   await api.register(publicBioRoutes, { bio: deps.bio });
   await api.register(publicMediaKitRoutes, { mediaKit: deps.mediaKit });
   await api.register(publicStatsApiRoutes, statsDeps(deps));
@@ -526,6 +547,7 @@ async function registerDashboardApi(api: FastifyInstance, deps: HostedAppDeps): 
     await authed.register(keyRoutes, { ...keyDeps(deps), operationPrefix: 'dashboard' });
     await authed.register(memberRoutes, { ...teamDeps(deps), operationPrefix: 'dashboard' });
     await authed.register(auditRoutes, { audit: deps.teams.audit, operationPrefix: 'dashboard' });
+    await authed.register(ssoConfigRoutes, { settings: deps.sso.settings, operationPrefix: 'dashboard' });
     await authed.register(linkRoutes, { links: deps.links, operationPrefix: 'dashboard' });
     await authed.register(abTestRoutes, { abTests: deps.abTests, operationPrefix: 'dashboard' });
     await authed.register(linkListStatsRoutes, { stats: deps.publicStats, operationPrefix: 'dashboard' });

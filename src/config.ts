@@ -55,6 +55,7 @@ const envSchema = z.object({
   IMPORT_ALLOW_PRIVATE_SOURCES: z.preprocess(emptyToUndefined, z.enum(['0', '1']).optional()),
   HEALTH_CHECKS: z.preprocess(emptyToUndefined, z.enum(['on', 'off']).default('on')),
   HEALTH_ALLOW_PRIVATE_TARGETS: z.preprocess(emptyToUndefined, z.enum(['0', '1']).optional()),
+  SSO_ALLOW_PRIVATE_ISSUERS: z.preprocess(emptyToUndefined, z.enum(['0', '1']).optional()),
   SOCIAL_APP_ID: optionalString,
   SOCIAL_APP_SECRET: optionalString,
   TOKEN_VAULT_KEY: optionalString,
@@ -152,6 +153,8 @@ export interface Config {
   healthChecks: boolean;
   /** HEALTH_ALLOW_PRIVATE_TARGETS=1: destination checks may reach http: and private addresses (tests, LANs). */
   allowPrivateHealthTargets: boolean;
+  /** SSO_ALLOW_PRIVATE_ISSUERS=1: an SSO issuer may be http: on a private address (tests, LANs). */
+  allowPrivateSsoIssuers: boolean;
   social: {
     appId: string | undefined;
     appSecret: string | undefined;
@@ -278,6 +281,7 @@ export function parseConfig(env: NodeJS.ProcessEnv, mode: ServerMode): Config {
     allowPrivateImportSources: e.IMPORT_ALLOW_PRIVATE_SOURCES === '1',
     healthChecks: e.HEALTH_CHECKS === 'on',
     allowPrivateHealthTargets: e.HEALTH_ALLOW_PRIVATE_TARGETS === '1',
+    allowPrivateSsoIssuers: e.SSO_ALLOW_PRIVATE_ISSUERS === '1',
     social: {
       appId: e.SOCIAL_APP_ID,
       appSecret: e.SOCIAL_APP_SECRET,

@@ -35,6 +35,9 @@ export const ORG_TABLES = [
   'pixels',
   'folders',
   'domains',
+  'sso_identities',
+  'sso_logins',
+  'sso_configs',
 ] as const;
 
 /**

@@ -31,6 +31,11 @@ export interface AccountServiceDeps {
   audit?: AuditLog;
   /** SIGNUP_TIER: the plan a confirmed sign-up's organization starts on. */
   signupTier?: Tier;
+  /**
+   * Whether this person must sign in with their organization's single sign-on instead of a password
+   * (src/sso: a member, not an owner, of an organization that requires it).
+   */
+  passwordRefused?: (userId: string) => Promise<boolean>;
 }
 
 export function createAccountService(deps: AccountServiceDeps) {
@@ -142,6 +147,8 @@ export function createAccountService(deps: AccountServiceDeps) {
       const user = await repo.findUserByEmail(input.email.trim().toLowerCase());
       const ok = await verifyPassword(input.password, user?.passwordHash ?? DUMMY_PASSWORD_HASH);
       if (!user || !ok) throw wrongCredentials();
+      // After the password check: only someone who knows it learns that SSO is required.
+      if (await deps.passwordRefused?.(user.id)) throw appError('sso_required');
       return openSession(user.id);
     },
 

@@ -27,6 +27,8 @@ export interface TeamsDeps {
   cache: { invalidateOrganization(orgId: string): void };
   /** The service's clock. */
   now: () => Date;
+  /** Single sign-on's rule for password log-ins (src/compose/sso.ts). */
+  passwordRefused?: (userId: string) => Promise<boolean>;
 }
 
 /**
@@ -42,6 +44,7 @@ export function composeTeams(deps: TeamsDeps) {
     uuid: randomUUID,
     audit,
     signupTier: config.signupTier,
+    ...(deps.passwordRefused ? { passwordRefused: deps.passwordRefused } : {}),
   });
   const mailer = createMailer({
     transport: deps.mailTransport,
@@ -52,6 +55,7 @@ export function composeTeams(deps: TeamsDeps) {
   const mail = { baseUrl: config.baseUrl, mailer, logger: deps.logger, now };
   return {
     accounts,
+    repo,
     signup: createSignupService({ repo, accounts, ...mail }),
     teams: {
       audit,

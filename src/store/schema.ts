@@ -18,6 +18,7 @@ import type { ImportErrorTable, ImportItemTable, ImportTable } from './migration
 import type { ImportFairnessColumns } from './migrations/025-import-fairness.js';
 import type { DeploymentFactTable } from './migrations/027-deployment-facts.js';
 import type { AbTestLinkColumns, AbTestTable } from './migrations/029-ab-tests.js';
+import type { SsoConfigTable, SsoIdentityTable, SsoLoginTable } from './migrations/031-sso.js';
 
 /**
  * The tables as Kysely sees them. Portable column types on purpose: timestamps are ISO 8601 UTC
@@ -232,4 +233,7 @@ export interface Database extends AnalyticsTables, GroupRollupTables {
   audit_log: AuditLogTable;
   deployment_facts: DeploymentFactTable;
   ab_tests: AbTestTable;
+  sso_configs: SsoConfigTable;
+  sso_identities: SsoIdentityTable;
+  sso_logins: SsoLoginTable;
 }

@@ -54,6 +54,9 @@ export const PERMISSIONS = {
   'members:write': { role: 'admin', scopes: [] },
   'keys:write': { role: 'admin', scopes: [] },
   'audit:read': { role: 'admin', scopes: [] },
+  // Single sign-on decides who may enter the organization at all: its owners' business alone.
+  'sso:read': { role: 'owner', scopes: [] },
+  'sso:write': { role: 'owner', scopes: [] },
 } as const satisfies Record<string, Rule>;
 export type Permission = keyof typeof PERMISSIONS;
 

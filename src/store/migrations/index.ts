@@ -26,6 +26,7 @@ import * as keyMakers from './026-key-makers.js';
 import * as deploymentFacts from './027-deployment-facts.js';
 import * as destinationHealth from './028-destination-health.js';
 import * as abTests from './029-ab-tests.js';
+import * as sso from './031-sso.js';
 
 /**
  * One ordered set of migrations for both dialects, listed in code (not read from a folder) so the
@@ -59,6 +60,7 @@ const migrations: Record<string, Migration> = {
   '027-deployment-facts': deploymentFacts,
   '028-destination-health': destinationHealth,
   '029-ab-tests': abTests,
+  '031-sso': sso,
 };
 
 export const migrationProvider: MigrationProvider = {
