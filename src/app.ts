@@ -28,6 +28,7 @@ import type { BroadcastService } from './broadcasts/service.js';
 import { type UnsubscribeService, unsubscribeRoutes } from './broadcasts/unsubscribe.js';
 import { composeAnalytics } from './compose/analytics.js';
 import { composeAudience, type MailWorkerOptions } from './compose/audience.js';
+import { type BulkActions, composeBulkActions } from './compose/bulk-actions.js';
 import { composeImports } from './compose/imports.js';
 import type { Limits } from './compose/limits.js';
 import { composeHosts, composeLinks, type Hosts } from './compose/links.js';
@@ -67,6 +68,7 @@ import { importRoutes } from './imports/routes.js';
 import type { ImportService } from './imports/service.js';
 import type { AbTests } from './links/ab.js';
 import { abTestRoutes } from './links/ab-routes.js';
+import { bulkActionRoutes } from './links/bulk-routes.js';
 import { type PreviewService, previewRoutes } from './links/preview.js';
 import { qrRoutes } from './links/qr.js';
 import { linkRoutes } from './links/routes.js';
@@ -126,6 +128,8 @@ export interface HostedAppDeps {
   links: LinkService;
   /** Single sign-on (issue #34): owners' settings, the sign-in flow, and sign-ins started per address. */
   sso: { settings: SsoSettings; signIn: SsoSignIn; starts: RateLimiter };
+  /** Bulk actions on links and the CSV export (issue #34). */
+  bulkActions: { bulkActions: BulkActions['service']; exporter: BulkActions['exporter'] };
   /** A/B tests that conclude (issue #33): the readout and the promote. */
   abTests: AbTests;
   folders: FolderService;
@@ -264,6 +268,7 @@ export async function composeHosted(
     audit,
     now,
   });
+  const bulkActions = composeBulkActions({ store, links, linkRepo: hosts.linkRepo, accounts, logger, now });
   const { clicks, tapTokens, analytics, bandit, abTests, ...tracking } = composeAnalytics({
     config,
     store,
@@ -282,7 +287,7 @@ export async function composeHosted(
   const metrics = composeMetrics({ store, shared, outbox, hosts, clicks, redirect });
   const groups = { shared, outbox, crowd, hosts, people, linking, imports, analytics, social, redirect };
   const app = await buildHostedApp(
-    hostedAppDeps(config, store, logger, metrics, { ...groups, abTests, sso }),
+    hostedAppDeps(config, store, logger, metrics, { ...groups, abTests, bulkActions, sso }),
   );
   tracking.start();
   outbox.deliveries.start();
@@ -308,6 +313,7 @@ export async function composeHosted(
       await outbox.deliveries.stop();
       await crowd.stop();
       await imports.close();
+      await bulkActions.close();
       await sso.close();
       await shared.fetcher.close();
       await hosts.cache.close();
@@ -337,6 +343,7 @@ function hostedAppDeps(
     people: ReturnType<typeof composeTeams>;
     linking: Awaited<ReturnType<typeof composeLinks>>;
     imports: ReturnType<typeof composeImports>;
+    bulkActions: BulkActions;
     analytics: AnalyticsService;
     abTests: AbTests;
     social: ReturnType<typeof composeSocial>;
@@ -361,6 +368,7 @@ function hostedAppDeps(
     teams: people.teams,
     links: linking.links,
     sso: { settings: groups.sso.settings, signIn: groups.sso.signIn, starts: limits.login },
+    bulkActions: { bulkActions: groups.bulkActions.service, exporter: groups.bulkActions.exporter },
     abTests: groups.abTests,
     folders: linking.folders,
     domains: hosts.domains,
@@ -505,6 +513,7 @@ async function registerV1(v1: FastifyInstance, deps: HostedAppDeps): Promise<voi
   await v1.register(mcpRoutes, { passes, baseUrl: deps.baseUrl });
   await v1.register(meRoutes);
   await v1.register(linkRoutes, { links: deps.links });
+  await v1.register(bulkActionRoutes, deps.bulkActions);
   await v1.register(abTestRoutes, { abTests: deps.abTests });
   await v1.register(linkListStatsRoutes, { stats: deps.publicStats });
   await v1.register(folderRoutes, { folders: deps.folders });
@@ -549,6 +558,7 @@ async function registerDashboardApi(api: FastifyInstance, deps: HostedAppDeps): 
     await authed.register(auditRoutes, { audit: deps.teams.audit, operationPrefix: 'dashboard' });
     await authed.register(ssoConfigRoutes, { settings: deps.sso.settings, operationPrefix: 'dashboard' });
     await authed.register(linkRoutes, { links: deps.links, operationPrefix: 'dashboard' });
+    await authed.register(bulkActionRoutes, { ...deps.bulkActions, operationPrefix: 'dashboard' });
     await authed.register(abTestRoutes, { abTests: deps.abTests, operationPrefix: 'dashboard' });
     await authed.register(linkListStatsRoutes, { stats: deps.publicStats, operationPrefix: 'dashboard' });
     await authed.register(qrRoutes, { links: deps.links, operationId: 'dashboardGetLinkQr' });

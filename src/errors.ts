@@ -69,6 +69,10 @@ export const ERROR_CATALOGUE = {
     status: 429,
     message: 'This organization has too many imports queued or running; wait for one to finish',
   },
+  too_many_bulk_actions: {
+    status: 429,
+    message: 'This organization has 3 bulk actions queued or running; wait for one to finish',
+  },
   too_many_invites: {
     status: 429,
     message: 'This organization has sent too many invites; try again later or revoke pending ones',

@@ -19,6 +19,7 @@ import type { ImportFairnessColumns } from './migrations/025-import-fairness.js'
 import type { DeploymentFactTable } from './migrations/027-deployment-facts.js';
 import type { AbTestLinkColumns, AbTestTable } from './migrations/029-ab-tests.js';
 import type { SsoConfigTable, SsoIdentityTable, SsoLoginTable } from './migrations/031-sso.js';
+import type { BulkActionItemTable, BulkActionTable } from './migrations/032-bulk-actions.js';
 
 /**
  * The tables as Kysely sees them. Portable column types on purpose: timestamps are ISO 8601 UTC
@@ -236,4 +237,6 @@ export interface Database extends AnalyticsTables, GroupRollupTables {
   sso_configs: SsoConfigTable;
   sso_identities: SsoIdentityTable;
   sso_logins: SsoLoginTable;
+  bulk_actions: BulkActionTable;
+  bulk_action_items: BulkActionItemTable;
 }

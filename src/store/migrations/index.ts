@@ -27,6 +27,7 @@ import * as deploymentFacts from './027-deployment-facts.js';
 import * as destinationHealth from './028-destination-health.js';
 import * as abTests from './029-ab-tests.js';
 import * as sso from './031-sso.js';
+import * as bulkActions from './032-bulk-actions.js';
 
 /**
  * One ordered set of migrations for both dialects, listed in code (not read from a folder) so the
@@ -61,6 +62,7 @@ const migrations: Record<string, Migration> = {
   '028-destination-health': destinationHealth,
   '029-ab-tests': abTests,
   '031-sso': sso,
+  '032-bulk-actions': bulkActions,
 };
 
 export const migrationProvider: MigrationProvider = {
