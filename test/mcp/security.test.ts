@@ -47,12 +47,18 @@ for (const kind of storeKinds) {
       }
       const own = await post({ authorization, origin: new URL(BASE_URL).origin });
       expect(own.status).toBe(200);
-      expect((await own.json()).result.serverInfo.name).toBe('linkhop');
+      expect(
+        ((await own.json()) as { result: { serverInfo: { name: string } } }).result.serverInfo.name,
+      ).toBe('linkhop');
       expect((await post({ authorization })).status).toBe(200);
     });
 
     it('refuses no key and a wrong key with 401 before the MCP layer answers anything', async () => {
-      for (const headers of [{}, { authorization: 'Bearer lh_wrong' }, { authorization: 'Basic abc' }]) {
+      for (const headers of [
+        {},
+        { authorization: 'Bearer lh_wrong' },
+        { authorization: 'Basic abc' },
+      ] as Record<string, string>[]) {
         const response = await post(headers);
         expect(response.status).toBe(401);
         const body = await response.json();
