@@ -1,4 +1,4 @@
-import type { ClickRow } from './model.js';
+import type { ClickRow, ClickSource } from './model.js';
 
 /**
  * Raw clicks are stored packed: one `click_blocks` row per link per batch, its clicks a JSON array of
@@ -8,7 +8,7 @@ import type { ClickRow } from './model.js';
  * read anyway. Only the clicks list and the export read raw clicks, and they unpack a few blocks.
  *
  * A tuple is `[dt, bot, variant, routed, country, city, device, sourceApp, referrerHost, platformKey,
- * tapId, expired]`, `dt` being milliseconds after the block's `first_at`, with trailing nulls left out. A click's
+ * tapId, expired, qr]`, `dt` being milliseconds after the block's `first_at`, with trailing nulls left out. A click's
  * id is `<block id>-<index in the block>`: stable, unique, and in recording order within a block.
  */
 
@@ -38,6 +38,8 @@ export interface StoredClick {
   tapId: string | null;
   /** A visit to an expired link, re-pointed to its expired URL (issue #20). */
   expired: boolean;
+  /** `qr` for a visit through the link's QR code; `link` for any other, and for blocks older than sources. */
+  source: ClickSource;
 }
 
 /**
@@ -59,13 +61,15 @@ function tupleJson(row: ClickRow, firstAt: number, quoted: (text: string) => str
   let json = `[${row.at - firstAt},${row.bot}`;
   let last = rest.length - 1;
   const expired = row.expired === 1;
-  if (row.tap_id === null && !expired) while (last >= 0 && rest[last] === null) last -= 1;
+  const qr = row.qr === 1;
+  if (row.tap_id === null && !expired && !qr) while (last >= 0 && rest[last] === null) last -= 1;
   for (let i = 0; i <= last; i++) {
     const value = rest[i] ?? null;
     json += value === null ? ',null' : typeof value === 'number' ? `,${value}` : `,${quoted(value)}`;
   }
   // Tap ids are unique per click: escaped as they come, never cached.
   const tap = row.tap_id === null ? 'null' : JSON.stringify(row.tap_id);
+  if (qr) return `${json},${tap},${expired ? 1 : 0},1]`;
   if (expired) return `${json},${tap},1]`;
   return row.tap_id === null ? `${json}]` : `${json},${tap}]`;
 }
@@ -143,6 +147,7 @@ export function unpackBlock(block: number, firstAt: number, data: string): Store
     platformKey: text(tuple[9]),
     tapId: text(tuple[10]),
     expired: tuple[11] === 1,
+    source: tuple[12] === 1 ? 'qr' : 'link',
   }));
 }
 
@@ -157,6 +162,7 @@ export const clickColumns = (click: StoredClick) => ({
   referrer_host: click.referrerHost,
   platform_key: click.platformKey,
   tap_id: click.tapId,
+  source: click.source,
 });
 
 export const clickId = (click: Pick<StoredClick, 'block' | 'index'>): string =>

@@ -1,3 +1,4 @@
+import type { VisitSource } from '../core/visit-source.js';
 import type { AnalyticsTables } from '../store/migrations/008-analytics.js';
 import type { ClickBatchTables } from '../store/migrations/013-click-batches.js';
 import type { Database } from '../store/schema.js';
@@ -48,6 +49,7 @@ export interface ExportRow {
   referrer_host: string | null;
   platform_key: string | null;
   tap_id: string | null;
+  source: ClickSource;
   outcome: string | null;
 }
 
@@ -71,6 +73,9 @@ export interface OutcomeRow {
   event?: { name: string; data: unknown };
 }
 
+/** Where a visit came from: the short URL itself, or the link's QR code (core/visit-source.ts). */
+export type ClickSource = VisitSource;
+
 export const num = (value: unknown): number => Number(value ?? 0);
 
 /** A click as stored: `ClickInput` checked and trimmed to the stored sizes (write/rollups.ts `toRow`). */
@@ -93,6 +98,8 @@ export interface ClickRow {
   strategy?: string | null;
   /** 1 for a visit to an expired link (issue #20), kept in the raw block: its outcome is `expired`. */
   expired?: 0 | 1;
+  /** 1 for a visit through the link's QR code (source `qr`); 0 or absent for any other (`link`). */
+  qr?: 0 | 1;
 }
 
 /** Suffix of the organization's 7-day rows: day holds the block's first epoch day (a multiple of 7). */

@@ -18,11 +18,18 @@ const rateSchema = z
   .describe('opened / reported outcomes; null when nothing was reported');
 const upgrade = z.string().optional().describe('set when the plan cannot see the data');
 const outcomesSchema = z.object({ opened: count, browser: count, broken: count });
+const sourcesSchema = z
+  .object({
+    link: count.describe('visits through the short URL itself (and through QR codes made before sources)'),
+    qr: count.describe("scans of the link's QR code (its `?qr=1` marker)"),
+  })
+  .describe('The clicks split by where they came from; `link` + `qr` = `total`.');
 
 const linkStatsSchema = z
   .object({
     configured: z.boolean(),
     total: count,
+    sources: sourcesSchema,
     appOpenRate: rateSchema,
     outcomes: outcomesSchema,
     upgrade,
@@ -37,6 +44,7 @@ const clickSchema = z.object({
   country: z.string().nullable(),
   city: z.string().nullable(),
   device: z.string().nullable(),
+  source: z.enum(['link', 'qr']).describe("`qr` for a scan of the link's QR code"),
 });
 const clicksSchema = z
   .object({ configured: z.boolean(), clicks: z.array(clickSchema), upgrade })
@@ -71,6 +79,7 @@ const analyticsSchema = z
     days: z.number().int(),
     tier: z.string(),
     total: count,
+    sources: sourcesSchema,
     perLink: z.array(z.object({ slug: z.string(), clicks: count })),
     countries: named('country').optional(),
     devices: z.array(z.object({ device: z.string(), clicks: count })).optional(),

@@ -71,6 +71,8 @@ const byClicks =
   <T extends { clicks: number }>(key: (row: T) => string) =>
   (a: T, b: T) =>
     b.clicks - a.clicks || key(a).localeCompare(key(b));
+/** Clicks per source: the rollups count QR scans apart, the rest of the total came through the link itself. */
+const sourcesOf = (total: number, qr: number) => ({ link: Math.max(0, total - qr), qr });
 const split = (value: string): [string, string] => {
   const at = value.lastIndexOf(SEP);
   return [value.slice(0, at), value.slice(at + 1)];
@@ -94,14 +96,17 @@ export function createAnalyticsService(deps: AnalyticsServiceDeps) {
     }));
   }
 
-  async function outcomeSums(orgId: string, ids: readonly string[], days: number) {
-    const byLink = new Map<string, { clicks: number; outcomes: Outcomes }>();
-    for (const id of ids) byLink.set(id, { clicks: 0, outcomes: zeroOutcomes() });
+  /** Per-link clicks and outcomes; QR scans too when `withSources` (only link stats show them). */
+  async function outcomeSums(orgId: string, ids: readonly string[], days: number, withSources = false) {
+    const byLink = new Map<string, { clicks: number; qr: number; outcomes: Outcomes }>();
+    for (const id of ids) byLink.set(id, { clicks: 0, qr: 0, outcomes: zeroOutcomes() });
     if (!configured || ids.length === 0) return byLink;
-    for (const row of await repo.linkSums(orgId, [...byLink.keys()], ['total', 'outcome'], window(days))) {
+    const dimensions = withSources ? ['total', 'outcome', 'source'] : ['total', 'outcome'];
+    for (const row of await repo.linkSums(orgId, [...byLink.keys()], dimensions, window(days))) {
       const entry = byLink.get(row.linkId);
       if (!entry) continue;
       if (row.dimension === 'total') entry.clicks += row.clicks;
+      else if (row.dimension === 'source') entry.qr += row.value === 'qr' ? row.clicks : 0;
       else if (isOutcome(row.value)) entry.outcomes[row.value] += row.clicks;
     }
     return byLink;
@@ -120,11 +125,12 @@ export function createAnalyticsService(deps: AnalyticsServiceDeps) {
     async linkStats(ctx: OrgContext, id: string) {
       await deps.links.get(ctx, id);
       const full = ctx.features.fullAnalytics;
-      const entry = (await outcomeSums(ctx.orgId, [id], STATS_WINDOW_DAYS)).get(id);
+      const entry = (await outcomeSums(ctx.orgId, [id], STATS_WINDOW_DAYS, true)).get(id);
       const outcomes = full && entry ? entry.outcomes : zeroOutcomes();
       return {
         configured,
         total: entry?.clicks ?? 0,
+        sources: sourcesOf(entry?.clicks ?? 0, entry?.qr ?? 0),
         appOpenRate: rate(outcomes.opened, reported(outcomes)),
         outcomes,
         ...(full ? {} : { upgrade: UPGRADE }),
@@ -152,6 +158,7 @@ export function createAnalyticsService(deps: AnalyticsServiceDeps) {
           country: row.country,
           city: row.city,
           device: row.device,
+          source: row.source,
         })),
       };
     },
@@ -217,13 +224,25 @@ export function createAnalyticsService(deps: AnalyticsServiceDeps) {
         tag: query.tag,
       };
       const dims = full
-        ? ['total', 'country', 'device', 'platform', 'referrer', 'hour', 'outcome', 'platform_outcome']
-        : ['total'];
+        ? [
+            'total',
+            'source',
+            'country',
+            'device',
+            'platform',
+            'referrer',
+            'hour',
+            'outcome',
+            'platform_outcome',
+          ]
+        : ['total', 'source'];
       const sums = configured ? await repo.sums(scope, dims, window(days)) : [];
       const perLink = configured ? await repo.perLink(scope, window(days), PER_LINK) : [];
       const of = (dimension: string) => sums.filter((row) => row.dimension === dimension);
       const total = of('total').reduce((sum, row) => sum + row.clicks, 0);
-      const head = { configured, sampled: true as const, days, tier: ctx.tier, total, perLink };
+      const qr = of('source').reduce((sum, row) => sum + (row.value === 'qr' ? row.clicks : 0), 0);
+      const sources = sourcesOf(total, qr);
+      const head = { configured, sampled: true as const, days, tier: ctx.tier, total, sources, perLink };
       if (!full) return { ...head, upgrade: UPGRADE };
       // Unknown values ('' in the rollups: no country header, no referrer, no platform) read as null.
       const named = (dimension: string) =>

@@ -5,6 +5,7 @@ import type { ChooseStrategy, EscapePlan } from './pages/escape-plan.js';
 import { planEscape } from './pages/escape-plan.js';
 import type { AppTarget } from './platforms/index.js';
 import type { Visitor } from './visitor.js';
+import type { VisitSource } from './visit-source.js';
 
 /**
  * The visit decision, whole: what one request for a short link gets, decided here without I/O and acted
@@ -117,6 +118,8 @@ export interface VisitFacts {
   unlocked: boolean;
   /** Set once this person's click was counted against the link's limit: true when the limit was reached. */
   limitReached?: boolean;
+  /** The short URL itself or the link's QR code (its marker): recorded with the click, never decisive. */
+  source: VisitSource;
 }
 
 /**

@@ -1,6 +1,7 @@
 import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
+import { qrCodeUrl } from '../core/visit-source.js';
 import { featureError } from '../errors.js';
 import { contentResponse, errorResponses, idParams } from '../http/schemas.js';
 import { orgOf } from '../http/v1-auth.js';
@@ -22,7 +23,7 @@ export const qrQuery = z
   })
   .strict();
 
-/** GET /v1/links/{id}/qr: the short URL as SVG or PNG; anything beyond the format needs qrCustomization. */
+/** GET /v1/links/{id}/qr: the short URL with its QR marker as SVG or PNG; anything beyond the format needs qrCustomization. */
 export async function qrRoutes(
   app: FastifyInstance,
   deps: { links: LinkService; operationId?: string },
@@ -60,12 +61,14 @@ export async function qrRoutes(
       reply.header('cache-control', 'private, max-age=300');
       // Loaded with the first QR code asked for (with pngjs, about 1 MB a server need not hold before).
       const { default: QRCode } = await import('qrcode');
+      // The marker tells a scan from a click (source `qr`); the redirect never forwards it.
+      const target = qrCodeUrl(link.shortUrl);
       if (format === 'png') {
-        const png = await QRCode.toBuffer(link.shortUrl, { ...options, type: 'png' });
+        const png = await QRCode.toBuffer(target, { ...options, type: 'png' });
         // An image, not JSON: the typed reply only knows the error schemas.
         return reply.type('image/png').send(png as never);
       }
-      const svg = await QRCode.toString(link.shortUrl, { ...options, type: 'svg' });
+      const svg = await QRCode.toString(target, { ...options, type: 'svg' });
       return reply.type('image/svg+xml').send(svg as never);
     },
   );

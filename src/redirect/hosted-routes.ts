@@ -1,5 +1,6 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { decideVisit, type VisitPurpose } from '../core/resolve.js';
+import { qrQueryOf, visitSourceOf } from '../core/visit-source.js';
 import { UNAVAILABLE_RETRY_AFTER_SECONDS } from '../http/errors.js';
 import { sendUnavailablePage } from '../http/html.js';
 import { contentResponse, emptyResponse } from '../http/schemas.js';
@@ -84,7 +85,7 @@ export async function hostedRedirectRoutes(app: FastifyInstance, deps: HostedRed
 
   /** Decides the visit, counts a person's click on a limited link first, and performs it. */
   async function answer(request: SlugRequest, entry: HostedLinkEntry | undefined, purpose: VisitPurpose) {
-    const facts = factsOf(deps, request.headers, entry);
+    const facts = factsOf(deps, request.headers, entry, request.url);
     let decision = decideVisit(entry, facts, purpose, deps);
     if (decision.kind === 'count-click' && entry !== undefined)
       decision = decideVisit(entry, await countClick(deps, entry, facts), purpose, deps);
@@ -121,17 +122,18 @@ export async function hostedRedirectRoutes(app: FastifyInstance, deps: HostedRed
     async (request, reply) => {
       const entry = await load(request);
       if (!entry || entry.passwordHash === null) return sendVisitResponse(reply, NOT_FOUND);
+      const source = visitSourceOf(request.url);
       const attempt = await deps.passwordAttempts.hit(`${entry.id}:${request.ip}`);
       const linkWide = attempt.allowed ? await deps.passwordFailures.peek(entry.id) : attempt;
       if (!attempt.allowed || !linkWide.allowed) {
         reply.header('retry-after', String(Math.max(attempt.resetSeconds, linkWide.resetSeconds)));
-        return sendVisitResponse(reply, passwordForm(deps, entry, 429, 'too_many'));
+        return sendVisitResponse(reply, passwordForm(deps, entry, 429, source, 'too_many'));
       }
       const body = request.body as { password?: unknown } | undefined;
       const password = typeof body?.password === 'string' ? body.password : '';
       if (!password || !(await deps.verifyPassword(password, entry.passwordHash))) {
         await deps.passwordFailures.hit(entry.id);
-        return sendVisitResponse(reply, passwordForm(deps, entry, 401, 'wrong'));
+        return sendVisitResponse(reply, passwordForm(deps, entry, 401, source, 'wrong'));
       }
       const cookie = [
         `${passwordCookieName(entry.id)}=${deps.passwordCookies.issue(entry.id, entry.passwordHash)}`,
@@ -141,7 +143,11 @@ export async function hostedRedirectRoutes(app: FastifyInstance, deps: HostedRed
         'SameSite=Lax',
         ...(deps.secureCookies ? ['Secure'] : []),
       ].join('; ');
-      return reply.code(303).header('set-cookie', cookie).header('location', `/${entry.slug}`).send();
+      return reply
+        .code(303)
+        .header('set-cookie', cookie)
+        .header('location', `/${entry.slug}${qrQueryOf(source)}`)
+        .send();
     },
   );
 }

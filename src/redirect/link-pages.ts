@@ -3,6 +3,7 @@ import { renderCaptureForm } from '../audience/capture-form.js';
 import { fallbackPageCsp, renderFallbackPage } from '../core/pages/fallback-page.js';
 import { renderNotFoundPage } from '../core/pages/index.js';
 import { passwordPageCsp, renderPasswordPage } from '../core/pages/password-page.js';
+import { qrQueryOf, type VisitSource } from '../core/visit-source.js';
 import type { HostedLinkEntry } from './link-cache.js';
 import type { VisitResponse } from './respond.js';
 
@@ -30,11 +31,13 @@ export function passwordForm(
   deps: { nonce: () => string },
   entry: Pick<HostedLinkEntry, 'slug' | 'branded' | 'pixels'>,
   status: 200 | 401 | 429,
+  source: VisitSource,
   error?: 'wrong' | 'too_many',
 ): VisitResponse {
   const nonce = deps.nonce();
   const html = renderPasswordPage({
-    action: `/${entry.slug}`,
+    // A QR visit posts back with its marker, so the unlocked visit still counts as a scan.
+    action: `/${entry.slug}${qrQueryOf(source)}`,
     nonce,
     error: error ?? null,
     branded: entry.branded,

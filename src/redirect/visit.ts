@@ -9,6 +9,7 @@ import type { EscapeStrategy } from '../core/escape/index.js';
 import type { ChooseStrategy } from '../core/pages/escape-plan.js';
 import type { PlatformTable } from '../core/platforms/index.js';
 import { type Choice, decideVisit, type LinkVisit, type VisitFacts } from '../core/resolve.js';
+import { visitSourceOf } from '../core/visit-source.js';
 import { readCookie } from '../http/cookies.js';
 import type { RateLimiter } from '../http/rate-limit.js';
 import type { LinkExpiry } from '../links/expiry.js';
@@ -63,14 +64,19 @@ export interface HostedRedirectDeps {
 /** Where escape pages beacon their outcome (decisions.md, "Tap outcomes"). */
 const TAP_REPORT_PATH = '/api/public/tap';
 
-/** What the decision reads of a request: the visitor, the country, the time and the password cookie. */
+/**
+ * What the decision reads of a request: the visitor, the country, the time, the password cookie, and the
+ * QR marker of its URL (recorded as the click's source).
+ */
 export function factsOf(
   deps: HostedRedirectDeps,
   headers: IncomingHttpHeaders,
   entry: HostedLinkEntry | undefined,
+  url: string | undefined,
 ): VisitFacts {
   const passwordHash = entry?.passwordHash ?? null;
   return {
+    source: visitSourceOf(url),
     visitor: visitorOf(headers, deps.classify),
     country: countryOf(headers[deps.geoHeader]),
     nowMs: deps.now(),
@@ -111,7 +117,7 @@ export function performVisit(
   const responder = deps.respondToVisit;
   switch (decision.kind) {
     case 'password':
-      return passwordForm(deps, entry, 200);
+      return passwordForm(deps, entry, 200, facts.source);
     case 'fallback':
       return entry.fallback === null
         ? responder.redirect(decision.choice.destination)
@@ -154,6 +160,7 @@ export function performVisit(
         city,
         ts: isoTimeOf(facts.nowMs),
         variant: choice.variant,
+        source: facts.source,
       });
       const response = responder.fill(page, token);
       recordClick(deps, headers, entry, facts, null, choice, tapId, plan.strategy, city);
@@ -200,6 +207,7 @@ function recordClick(
     strategy,
   };
   if (expiredTo !== null) click.expired = true;
+  if (facts.source === 'qr') click.source = 'qr';
   analytics.record(click);
 }
 
@@ -210,7 +218,7 @@ export function createHostedFastPath(deps: HostedRedirectDeps): FastPath {
     if (slug === null) return null;
     const entry = deps.cache.get(deps.cache.lookupHost(req.headers.host), slug);
     if (entry === undefined) return null;
-    const facts = factsOf(deps, req.headers, entry);
+    const facts = factsOf(deps, req.headers, entry, req.url);
     const decision = decideVisit(entry, facts, 'visit', deps);
     if (decision.kind === 'count-click') return null;
     return performVisit(deps, req.headers, entry, decision, facts);

@@ -58,8 +58,31 @@ describe('packing', () => {
         platformKey: null,
         tapId: null,
         expired: false,
+        source: 'link',
       },
     ]);
+  });
+
+  it("a QR code's visit keeps its source through packing, with and without a tap id or the expired flag", () => {
+    const rows = [
+      click({ at: NOW, source: 'qr' }),
+      click({ at: NOW + 1, source: 'qr', tapId: 't1' }),
+      click({ at: NOW + 2, source: 'qr', expired: true }),
+      click({ at: NOW + 3, expired: true }),
+      click({ at: NOW + 4 }),
+    ].map(toRow);
+    const [block] = packBlocks(rows);
+    const clicks = unpackBlock(1, NOW, block?.data ?? '');
+    expect(clicks.map((c) => [c.source, c.tapId, c.expired])).toEqual([
+      ['qr', null, false],
+      ['qr', 't1', false],
+      ['qr', null, true],
+      ['link', null, true],
+      ['link', null, false],
+    ]);
+    // Blocks written before sources (and every non-QR click) have no thirteenth field: they read as link.
+    expect(JSON.parse(block?.data ?? '[]')[3]).toHaveLength(12);
+    expect(JSON.parse(block?.data ?? '[]')[4]).toEqual([4, 0, null, null, 'US', null, 'ios']);
   });
 
   it('a visit to an expired link keeps its flag through packing, after a tap id or without one', () => {

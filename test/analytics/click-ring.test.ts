@@ -32,6 +32,8 @@ function variedClicks(count: number): ClickInput[] {
       strategy: i % 3 === 2 ? (ESCAPE_STRATEGIES[i % ESCAPE_STRATEGIES.length] ?? null) : null,
       // Visits to expired links (issue #20) carry the flag across; the others have no such key.
       ...(i % 7 === 3 ? { expired: true } : {}),
+      // Scans of a QR code carry their source across; the others have no such key.
+      ...(i % 5 === 2 ? { source: 'qr' as const } : {}),
     }),
   );
 }

@@ -27,7 +27,7 @@ function logger() {
 /** A click as the raw rows give it back: the strategy is rolled up only, the expired flag always read. */
 const comparable = (click: ClickInput) => {
   const { linkId, orgId: _org, strategy: _strategy, ...rest } = click;
-  return { linkId, ...rest, expired: click.expired ?? false };
+  return { linkId, ...rest, expired: click.expired ?? false, source: click.source ?? 'link' };
 };
 
 it('the thread script is built', () => {
@@ -71,6 +71,7 @@ describe.each(storeKinds)('click writer thread on $name', (kind) => {
         referrerHost: 'l.instagram.com',
         platformKey: 'youtube',
         tapId: i % 4 === 0 ? `tap-${i}` : null,
+        ...(i % 5 === 1 ? { source: 'qr' as const } : {}),
       }),
     );
     for (const click of clicks) sink.record(click);

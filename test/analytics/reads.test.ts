@@ -151,6 +151,7 @@ for (const kind of storeKinds) {
         days: 30,
         tier: 'sidekick',
         total: 6,
+        sources: { link: 6, qr: 0 },
         perLink: [
           { slug: 'alpha', clicks: 3 },
           { slug: 'beta', clicks: 2 },
@@ -167,6 +168,7 @@ for (const kind of storeKinds) {
       expect((await get(`/v1/links/${d.alpha.id}/stats`)).json()).toEqual({
         configured: true,
         total: 4,
+        sources: { link: 4, qr: 0 },
         appOpenRate: 0.6667,
         outcomes: { opened: 2, browser: 0, broken: 1 },
       });
@@ -174,12 +176,14 @@ for (const kind of storeKinds) {
       expect((await get(`/v1/links/${d.gamma.id}/stats`)).json()).toEqual({
         configured: true,
         total: 1,
+        sources: { link: 1, qr: 0 },
         appOpenRate: null,
         outcomes: { opened: 0, browser: 0, broken: 0 },
       });
       expect((await get(`/api/links/${d.alpha.id}/stats`, 'sidekick')).json()).toEqual({
         configured: true,
         total: 4,
+        sources: { link: 4, qr: 0 },
         appOpenRate: null,
         outcomes: { opened: 0, browser: 0, broken: 0 },
         upgrade: expect.any(String),
@@ -205,6 +209,7 @@ for (const kind of storeKinds) {
         country: 'US',
         city: null,
         device: 'android',
+        source: 'link',
       });
       expect(body.clicks[2]).toMatchObject({ country: 'DE', city: 'Berlin', device: 'desktop' });
       const beta = (await get(`/v1/links/${d.beta.id}/clicks`)).json();
@@ -296,7 +301,7 @@ for (const kind of storeKinds) {
       expect(csv.headers['content-type']).toMatch(/^text\/csv/);
       const lines = csv.body.trimEnd().split('\r\n');
       expect(lines[0]).toBe(
-        'id,at,slug,link_id,variant,routed,country,city,device,source_app,referrer_host,platform_key,outcome',
+        'id,at,slug,link_id,variant,routed,country,city,device,source_app,referrer_host,platform_key,outcome,source',
       );
       expect(lines).toHaveLength(8);
       expect(lines.slice(1).map((line) => line.split(',')[2])).toEqual([
@@ -308,10 +313,10 @@ for (const kind of storeKinds) {
         'alpha',
         'alpha',
       ]);
-      expect(lines[5]).toContain(",'=cmd|' /c calc'!a0,spotify,unknown");
-      expect(lines[1]?.endsWith(',0,https://www.youtube.com/watch?v=v0,FR,,ios,tiktok,,youtube,opened')).toBe(
-        true,
-      );
+      expect(lines[5]).toContain(",'=cmd|' /c calc'!a0,spotify,unknown,link");
+      expect(
+        lines[1]?.endsWith(',0,https://www.youtube.com/watch?v=v0,FR,,ios,tiktok,,youtube,opened,link'),
+      ).toBe(true);
       const json = await get(`/v1/analytics/export?format=json&linkId=${d.alpha.id}`);
       expect(json.headers['content-type']).toMatch(/^application\/json/);
       const parsed = json.json();
@@ -337,6 +342,7 @@ for (const kind of storeKinds) {
       expect((await off(`/v1/links/${d.alpha.id}/stats`)).json()).toEqual({
         configured: false,
         total: 0,
+        sources: { link: 0, qr: 0 },
         appOpenRate: null,
         outcomes: { opened: 0, browser: 0, broken: 0 },
       });
@@ -366,7 +372,7 @@ for (const kind of storeKinds) {
         upgrade: expect.any(String),
       });
       expect((await off('/v1/analytics/export')).body).toBe(
-        'id,at,slug,link_id,variant,routed,country,city,device,source_app,referrer_host,platform_key,outcome\r\n',
+        'id,at,slug,link_id,variant,routed,country,city,device,source_app,referrer_host,platform_key,outcome,source\r\n',
       );
       expect((await off(`/v1/links/${d.foreign.id}/stats`)).statusCode).toBe(404);
       const service = createAnalyticsService({

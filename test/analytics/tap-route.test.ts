@@ -118,6 +118,7 @@ for (const kind of storeKinds) {
             city: 'Berlin',
             device: 'ios',
             ts: new Date(T - 5000).toISOString(),
+            source: 'link',
           },
         },
       ]);
@@ -267,6 +268,7 @@ for (const kind of storeKinds) {
           city: null,
           device: 'android',
           ts: new Date(T - 1000).toISOString(),
+          source: 'link',
         },
       });
     });

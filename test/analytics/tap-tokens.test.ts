@@ -46,7 +46,7 @@ describe('tap tokens', () => {
     const token = tokens.issue(ctx);
     expect(token).toMatch(/^[A-Za-z0-9_-]+\.[A-Za-z0-9_-]{43}$/);
     expect(token.length).toBeLessThan(400);
-    expect(tokens.verify(token)).toEqual({ ...ctx, exp: Math.floor(clock / 1000) + 600 });
+    expect(tokens.verify(token)).toEqual({ ...ctx, source: 'link', exp: Math.floor(clock / 1000) + 600 });
   });
 
   it('refuses forged, tampered, foreign-key, expired and malformed tokens', () => {
@@ -103,10 +103,24 @@ describe('tap tokens', () => {
     const exp = Math.floor(clock / 1000) + 600;
     const v1: unknown[] = [1, ctx.tapId, ctx.linkId, ctx.orgId, ctx.slug, ctx.shortHost, ctx.platformKey];
     v1.push(ctx.sourceApp, ctx.country, ctx.city, ctx.device, ctx.ts, exp, ctx.variant);
-    expect(tokens.verify(signFields([...v1, 'scheme']))).toEqual({ ...ctx, exp });
-    expect(tokens.verify(signFields(v1))).toEqual({ ...ctx, strategy: null, exp });
+    expect(tokens.verify(signFields([...v1, 'scheme']))).toEqual({ ...ctx, source: 'link', exp });
+    expect(tokens.verify(signFields(v1))).toEqual({ ...ctx, source: 'link', strategy: null, exp });
     expect(tokens.verify(signFields([...v1, 'teleport']))).toBeNull();
     expect(tokens.verify(signFields([3, ...v1.slice(1)]))).toBeNull();
+  });
+
+  it("carries a QR code's visit as a trailing field only QR visits pay for; older tokens read as link", () => {
+    const plain = tokens.issue(ctx);
+    const scanned = tokens.issue({ ...ctx, source: 'qr' });
+    expect(tokens.verify(scanned)?.source).toBe('qr');
+    expect(tokens.verify(plain)?.source).toBe('link');
+    // A link visit's token is byte for byte what it was before sources: nothing trails the tap id.
+    expect(payloadFields(plain).at(-1)).toBe(ctx.tapId);
+    expect(payloadFields(scanned).slice(-2)).toEqual([ctx.tapId, 'qr']);
+    // Signed by us, but with a source we never write, or more fields after it: refused.
+    const fields = payloadFields(scanned);
+    expect(tokens.verify(signFields(fields.with(-1, 'email')))).toBeNull();
+    expect(tokens.verify(signFields([...fields, 'more']))).toBeNull();
   });
 
   it('a cell prefix kept across visits gives the same token as a whole issue, whatever its byte length', () => {
@@ -121,10 +135,16 @@ describe('tap tokens', () => {
         ts: ctx.ts,
         variant: ctx.variant,
       };
-      for (const visit of [own, { ...own, tapId: randomUUID(), city: null, country: null, variant: null }]) {
+      const visits = [
+        own,
+        { ...own, tapId: randomUUID(), city: null, country: null, variant: null },
+        { ...own, source: 'qr' as const },
+      ];
+      for (const visit of visits) {
         const token = tokens.issueWith(shared, visit);
         expect(token).toBe(tokens.issue({ ...cell, ...visit }));
-        expect(tokens.verify(token)).toEqual({ ...cell, ...visit, exp: Math.floor(clock / 1000) + 600 });
+        const exp = Math.floor(clock / 1000) + 600;
+        expect(tokens.verify(token)).toEqual({ ...cell, source: 'link', ...visit, exp });
       }
     }
   });

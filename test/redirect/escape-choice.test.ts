@@ -94,7 +94,7 @@ describe('the visit performer', () => {
     const visit = (ua: string, compiled: CompiledDestination) => {
       const entry = linkEntryOf(compiled);
       const headers = { 'user-agent': ua };
-      const facts = factsOf(deps, headers, entry);
+      const facts = factsOf(deps, headers, entry, '/slug');
       const decision = decideVisit(entry, facts, 'visit', deps);
       if (decision.kind === 'count-click') throw new Error('no click limit here');
       const response = performVisit(deps, headers, entry, decision, facts);

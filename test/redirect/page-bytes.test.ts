@@ -141,7 +141,14 @@ describe('the visit responder serves compiled pages', () => {
     visitor: Visitor,
     chooseFor: (key: string) => ChooseStrategy,
   ) {
-    const facts = { visitor, country: null, nowMs: 0, random: Math.random, unlocked: false };
+    const facts = {
+      visitor,
+      source: 'link' as const,
+      country: null,
+      nowMs: 0,
+      random: Math.random,
+      unlocked: false,
+    };
     const decision = decideVisit(linkEntryOf(compiled), facts, 'visit', { chooseFor });
     if (decision.kind !== 'escape') throw new Error('expected a page');
     return decision;

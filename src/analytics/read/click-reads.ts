@@ -1,5 +1,5 @@
 import { clickColumns, clickId, oldestFirst, type StoredClick, unpackBlock } from '../click-blocks.js';
-import { type ExportRow, num, type Scope } from '../model.js';
+import { type ClickSource, type ExportRow, num, type Scope } from '../model.js';
 import type { ClickRepo, NewestCursor, OldestCursor } from './click-repo.js';
 
 /**
@@ -28,6 +28,7 @@ export interface ListedClick {
   city: string | null;
   device: string;
   tap_id: string | null;
+  source: ClickSource;
   outcome: string | null;
 }
 
@@ -91,6 +92,7 @@ export function createClickReads(repo: ClickRepo) {
         city: click.city,
         device: click.device,
         tap_id: click.tapId,
+        source: click.source,
         outcome: outcomeOfClick(click, reported),
       }));
     },

@@ -20,6 +20,7 @@ export const EXPORT_COLUMNS = [
   'referrer_host',
   'platform_key',
   'outcome',
+  'source',
 ] as const;
 
 /** No tap id: a plain redirect with nothing to report; a tap that never reported: unknown. */
@@ -41,6 +42,7 @@ function csvLine(row: ExportRow): string {
     row.referrer_host,
     row.platform_key,
     outcomeOf(row),
+    row.source,
   ];
   return `${cells.map(csvCell).join(',')}\r\n`;
 }
@@ -60,6 +62,7 @@ function jsonRow(row: ExportRow) {
     referrerHost: row.referrer_host,
     platformKey: row.platform_key,
     outcome: outcomeOf(row),
+    source: row.source,
   };
 }
 

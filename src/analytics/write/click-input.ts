@@ -21,4 +21,6 @@ export interface ClickInput {
   strategy?: EscapeStrategy | null;
   /** A visit to an expired link, re-pointed to its expired URL (issue #20): its outcome is `expired`. */
   expired?: boolean;
+  /** `qr`: the visit came through the link's QR code (its `?qr=1` marker); absent for every other visit. */
+  source?: 'qr';
 }

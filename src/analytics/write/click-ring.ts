@@ -45,6 +45,8 @@ const MAX_VARIANT = 30;
 const STRATEGY_CODE = new Map<string, number>(ESCAPE_STRATEGIES.map((strategy, i) => [strategy, i + 1]));
 /** Head word bit of a visit to an expired link (issue #20). */
 const EXPIRED_BIT = 1 << 20;
+/** Head word bit of a visit through the link's QR code (source `qr`). */
+const QR_BIT = 1 << 21;
 
 /** Past this many distinct strings the dictionary starts over (cities and referrers are open-ended). */
 export const MAX_DICTIONARY = 50_000;
@@ -220,7 +222,8 @@ export function createClickRingWriter(buffer: SharedArrayBuffer, options: ClickR
           ((DEVICE_CODE[click.device] ?? 3) << 9) |
           (variant << 11) |
           (strategy << 16) |
-          (click.expired ? EXPIRED_BIT : 0)) >>>
+          (click.expired ? EXPIRED_BIT : 0) |
+          (click.source === 'qr' ? QR_BIT : 0)) >>>
           0,
       );
       put(Math.floor(click.at / 0x1_0000_0000));
@@ -315,6 +318,7 @@ export function createClickRingReader(buffer: SharedArrayBuffer, dictionary: [nu
             tapId: take() === TRANSIENT ? transient : null,
             strategy: strategy === 0 ? null : (ESCAPE_STRATEGIES[strategy - 1] ?? null),
             ...((head & EXPIRED_BIT) !== 0 ? { expired: true } : {}),
+            ...((head & QR_BIT) !== 0 ? { source: 'qr' as const } : {}),
           });
           clicks += 1;
         } else {

@@ -1,7 +1,7 @@
 import type { Transaction } from 'kysely';
 import type { Database } from '../../store/schema.js';
 import type { WebhookEvent } from '../../webhooks/schema.js';
-import { DAY_MS, OUTCOMES, type Outcome, type OutcomeRow } from '../model.js';
+import { type ClickSource, DAY_MS, OUTCOMES, type Outcome, type OutcomeRow } from '../model.js';
 import type { WriteRepo } from './repo.js';
 import type { TapContext, TapTokens } from './tap-tokens.js';
 
@@ -10,7 +10,7 @@ export type AppEvent = 'app.opened' | 'app.browser' | 'app.broken';
 export type TapEventData = Pick<
   TapContext,
   'slug' | 'shortHost' | 'platformKey' | 'sourceApp' | 'country' | 'city' | 'device' | 'ts'
->;
+> & { source: ClickSource };
 
 export const isOutcome = (value: unknown): value is Outcome => OUTCOMES.includes(value as Outcome);
 
@@ -81,7 +81,8 @@ export function createOutcomeRecorder(deps: OutcomeRecorderDeps) {
     if (!tap) return false;
     const { slug, shortHost, platformKey, sourceApp, country, city, device, ts } = tap;
     const event: AppEvent = `app.${outcome}`;
-    const data: TapEventData = { slug, shortHost, platformKey, sourceApp, country, city, device, ts };
+    const source = tap.source ?? 'link';
+    const data: TapEventData = { slug, shortHost, platformKey, sourceApp, country, city, device, ts, source };
     const nowMs = deps.now().getTime();
     if (deps.analytics) {
       const tapMs = Date.parse(tap.ts);

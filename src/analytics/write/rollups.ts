@@ -32,6 +32,7 @@ export function toRow(click: ClickInput): ClickRow {
     tap_id: cut(click.tapId, 36),
     strategy: click.strategy ?? null,
     expired: click.expired ? 1 : 0,
+    qr: click.source === 'qr' ? 1 : 0,
   };
 }
 
@@ -48,6 +49,7 @@ const WEEKLY = new Map(
     'link',
     'outcome',
     'platform_outcome',
+    'source',
     CELL,
     CELL_OUTCOME,
   ].map((dimension) => [dimension, `${dimension}${WEEK}`]),
@@ -101,6 +103,8 @@ export function addClick(inc: Increments, row: ClickRow, count = 1): void {
   scopes.add('referrer', row.referrer_host ?? '', count);
   scopes.add('hour', HOURS[Math.floor(row.at / 3_600_000) % 24] ?? '0', count);
   scopes.addToOrganization('link', link, count);
+  // Only QR scans are counted apart: a link's other clicks are its total less them (reads derive `link`).
+  if (row.qr === 1) scopes.add('source', 'qr', count);
   if (row.variant !== null) scopes.link?.add('variant', String(row.variant), count);
   if (row.strategy) {
     const cell = cellValueOf({
@@ -115,7 +119,7 @@ export function addClick(inc: Increments, row: ClickRow, count = 1): void {
 
 /**
  * A batch's clicks, folded first by everything the rollups look at (link, hour, bot, country, device,
- * platform, referrer, variant): a busy link's batch repeats a few such shapes hundreds of times, and each
+ * platform, referrer, variant, QR or not): a busy link's batch repeats a few such shapes hundreds of times, and each
  * shape then costs its twenty-odd increments once instead of once per click. A shape is keyed by its
  * values' numbers in the batch (batch-numbers.ts).
  */
@@ -127,6 +131,7 @@ export function addClicks(inc: Increments, rows: readonly ClickRow[]): void {
     // The in-app source and strategy count only for taps (a cell's): other clicks keep one shape.
     const strategy = row.strategy ?? null;
     const sourceApp = strategy === null ? null : row.source_app;
+    const qr = row.qr === 1 ? 1 : 0;
     const key = numbers.fit(10)
       ? String.fromCharCode(
           numbers.of(row.link_id),
@@ -140,8 +145,9 @@ export function addClicks(inc: Increments, rows: readonly ClickRow[]): void {
           numbers.of(row.variant),
           numbers.of(strategy),
           numbers.of(sourceApp),
+          qr,
         )
-      : `${row.link_id}\n${row.org_id}\n${hour}\n${row.bot}\n${row.country}\n${row.device}\n${row.platform_key}\n${row.referrer_host}\n${row.variant}\n${strategy}\n${sourceApp}`;
+      : `${row.link_id}\n${row.org_id}\n${hour}\n${row.bot}\n${row.country}\n${row.device}\n${row.platform_key}\n${row.referrer_host}\n${row.variant}\n${strategy}\n${sourceApp}\n${qr}`;
     const shape = shapes.get(key);
     if (shape) shape.count += 1;
     else shapes.set(key, { row, count: 1 });

@@ -2,6 +2,7 @@ import { createHmac, timingSafeEqual } from 'node:crypto';
 import type { Redis } from 'ioredis';
 import { isEscapeStrategy } from '../../core/escape/bandit.js';
 import type { EscapeStrategy } from '../../core/escape/index.js';
+import type { ClickSource } from '../model.js';
 import { createHmacSha256 } from './hmac-sha256.js';
 
 /**
@@ -33,6 +34,11 @@ export interface TapContext {
    * OS = `device`, `platformKey`). A trailing field: tokens issued before it still verify, as null.
    */
   strategy?: EscapeStrategy | null;
+  /**
+   * `qr` when the visit came through the link's QR code. A trailing field written only for QR visits, so
+   * other tokens are unchanged and tokens issued before it read as `link`.
+   */
+  source?: ClickSource;
 }
 
 /** What the redirect knows at the visit; `exp` is added by `issue`. */
@@ -45,7 +51,7 @@ export type TapConstant = Pick<
 >;
 
 /** What is a visit's own. */
-export type TapVisit = Pick<TapIssue, 'tapId' | 'country' | 'city' | 'ts' | 'variant'>;
+export type TapVisit = Pick<TapIssue, 'tapId' | 'country' | 'city' | 'ts' | 'variant' | 'source'>;
 
 /** A cell's share of its tokens, encoded once (`prefix`), for `issueWith`. */
 export interface TapPrefix {
@@ -82,10 +88,13 @@ const jsonOrNull = (value: string | null): string => (value === null ? 'null' : 
 function checkedContext(fields: unknown[], nowMs: number): TapContext | null {
   const [version] = fields;
   let named: unknown[];
+  let qr = false;
   if (version === 2) {
     // Version 2: what a cell shares first, then the visit's own fields (see `prefix` and `issueWith`).
     const [, linkId, orgId, slug, shortHost, platformKey, sourceApp, device, strategy, ...own] = fields;
-    const [variant, country, city, ts, exp, tapId] = own;
+    const [variant, country, city, ts, exp, tapId, source, ...extra] = own;
+    if (extra.length > 0 || (source !== undefined && source !== 'qr')) return null;
+    if (source === 'qr') qr = true;
     named = [
       tapId,
       linkId,
@@ -138,6 +147,7 @@ function checkedContext(fields: unknown[], nowMs: number): TapContext | null {
     exp,
     variant: variant as number | null,
     strategy,
+    source: qr ? 'qr' : 'link',
   };
 }
 
@@ -192,7 +202,7 @@ export function createTapTokens(options: TapTokenOptions) {
     const variant = visit.variant ?? null;
     const own =
       `${variant === null ? 'null' : variant},${jsonOrNull(visit.country)},${jsonOrNull(visit.city)},` +
-      `${JSON.stringify(visit.ts)},${exp},${JSON.stringify(visit.tapId)}]`;
+      `${JSON.stringify(visit.ts)},${exp},${JSON.stringify(visit.tapId)}${visit.source === 'qr' ? ',"qr"' : ''}]`;
     const payload = shared.encoded + Buffer.from(own).toString('base64url');
     return `${payload}.${sign(payload)}`;
   }
