@@ -5,6 +5,7 @@ import { Logo } from '../components/logo';
 import { Banner, Button, TextField } from '../components/ui';
 import { currentPath, hashQuery, navigate } from '../router';
 import { useSession } from '../session';
+import { SsoLogin } from './SsoLogin';
 
 export function AuthFrame({ title, children }: { title: string; children: React.ReactNode }) {
   return (
@@ -177,14 +178,18 @@ export function SignupPage() {
 
 export function LoginPage() {
   const [form, setForm] = useState({ email: '', password: '' });
+  // A member of a workspace that requires SSO is refused a password log-in: offer SSO with their email.
+  const [ssoRequired, setSsoRequired] = useState(false);
   const logIn = useLogIn();
   const { submit, busy, failure, errors } = useAuthSubmit<Session>(
     '/auth/login',
     form,
-    (error) =>
-      error instanceof ApiError && error.status === 401
+    (error) => {
+      if (error instanceof ApiError && error.code === 'sso_required') setSsoRequired(true);
+      return error instanceof ApiError && error.status === 401
         ? 'That email and password do not match an account.'
-        : messageOf(error),
+        : messageOf(error);
+    },
     logIn,
   );
 
@@ -214,6 +219,7 @@ export function LoginPage() {
           Log in
         </Button>
       </form>
+      <SsoLogin key={ssoRequired ? 'required' : 'offered'} email={form.email} open={ssoRequired} />
       <p className="auth-switch">
         <a href="#/forgot-password">Forgot your password?</a>
       </p>

@@ -5,6 +5,7 @@ import { FEATURE_NAMES, TIER_NAMES, tierFor } from '../../plans';
 import { useAuthed } from '../../session';
 import { useApi } from '../../use-api';
 import { DeleteAccountCard, LeaveWorkspaceCard, PasswordCard } from './AccountCards';
+import { SsoCard } from './SsoCard';
 import './settings.css';
 
 const nextTier = (tier: Tier): Tier | null => TIERS[TIERS.indexOf(tier) + 1] ?? null;
@@ -173,6 +174,7 @@ export function SettingsPage(_props: { params: Record<string, string>; path: str
 
       <div className="grid-2">
         <PasswordCard />
+        <SsoCard />
         <LeaveWorkspaceCard />
         <DeleteAccountCard />
       </div>
