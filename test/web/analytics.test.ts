@@ -71,14 +71,15 @@ describe.skipIf(browserSkipReason !== null)('dashboard: analytics pages with rea
     const video = await create('https://www.youtube.com/watch?v=dQw4w9WgXcQ', ['promo']);
     const other = await create('https://open.spotify.com/track/4uLU6hMCjMI75M1A2tKUQC');
 
-    // Three Instagram taps on iPhone: two open the app, one stays in the browser. Two desktop visits.
+    // Three Instagram taps on iPhone: two open the app, one stays in the browser. Two desktop visits, one
+    // of them a scan of the link's QR code (its ?qr=1 marker).
     const tokens = [
       await visit(video.slug, UA.instagramIos, 'FR'),
       await visit(video.slug, UA.instagramIos, 'FR'),
       await visit(video.slug, UA.instagramIos, 'DE'),
     ];
     expect(await visit(video.slug, UA.desktopChrome, 'US')).toBeNull();
-    expect(await visit(video.slug, UA.desktopChrome, 'US')).toBeNull();
+    expect(await visit(`${video.slug}?qr=1`, UA.desktopChrome, 'US')).toBeNull();
     await report(tokens[0] as string, 'opened');
     await report(tokens[1] as string, 'opened');
     await report(tokens[2] as string, 'browser');
@@ -105,6 +106,8 @@ describe.skipIf(browserSkipReason !== null)('dashboard: analytics pages with rea
     expect(await stat(page, 'Clicks')).toBe('5');
     expect(await stat(page, 'App-open rate')).toBe('66.7%');
     expect(await stat(page, 'Opened the app')).toBe('2');
+    expect(await stat(page, 'QR scans')).toBe('1');
+    await expect.poll(() => page.getByRole('cell', { name: 'QR code', exact: true }).count()).toBe(1);
     const legend = page.locator('.outcome-legend');
     await expect.poll(() => legend.textContent()).toContain('Opened the app: 2 (66.7%)');
     await expect.poll(() => legend.textContent()).toContain('Stayed in browser: 1 (33.3%)');
@@ -140,6 +143,7 @@ describe.skipIf(browserSkipReason !== null)('dashboard: analytics pages with rea
     await page.locator('.stat').first().waitFor();
     expect(await stat(page, 'Clicks')).toBe('6');
     expect(await stat(page, 'Links clicked')).toBe('2');
+    expect(await stat(page, 'QR scans')).toBe('1');
     expect(await stat(page, 'App-open rate')).toBe('66.7%');
     await expect
       .poll(() => page.locator('.outcome-legend').textContent())

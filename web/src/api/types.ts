@@ -123,9 +123,16 @@ export interface Outcomes {
   broken: number;
 }
 
+/** Clicks by where they came from: the short URL itself, or a scan of the link's QR code. */
+export interface Sources {
+  link: number;
+  qr: number;
+}
+
 export interface LinkStats {
   configured: boolean;
   total: number;
+  sources: Sources;
   appOpenRate: number | null;
   outcomes: Outcomes;
   upgrade?: string;
@@ -152,6 +159,7 @@ export interface Analytics {
   days: number;
   tier: Tier;
   total: number;
+  sources: Sources;
   perLink: { slug: string; clicks: number }[];
   sampled?: boolean;
   countries?: { country: string | null; clicks: number }[];

@@ -17,6 +17,7 @@ import {
   NO_OUTCOMES,
   numeric,
   OutcomeStats,
+  SourceStat,
   StatsView,
 } from './sections';
 import {
@@ -136,6 +137,7 @@ function Overview({
           value={formatNumber(data.perLink.length)}
           note="with at least one click"
         />
+        <SourceStat sources={data.sources} />
         {locked ? <LockedStat label="App-open rate" /> : <OutcomeStats outcomes={data.outcomes} />}
       </div>
       <SampledNote sampled={data.sampled} />

@@ -25,6 +25,7 @@ import {
   LockedStat,
   NO_OUTCOMES,
   OutcomeStats,
+  SourceStat,
   StatsView,
 } from './sections';
 import {
@@ -50,6 +51,7 @@ interface Click {
   country: string | null;
   city: string | null;
   device: string | null;
+  source: 'link' | 'qr';
 }
 interface Clicks {
   configured: boolean;
@@ -153,6 +155,7 @@ function LinkStats({
     <>
       <div className="stats">
         <Stat label="Clicks" value={formatNumber(data.total)} note={`Last ${days} days`} />
+        <SourceStat sources={data.sources} />
         {locked ? (
           <>
             <LockedStat label="App-open rate" />
@@ -203,10 +206,11 @@ function RecentClicks({ clicks }: { clicks: Clicks | undefined }) {
           <p>Share the short link: every human click shows up here within a second or two.</p>
         </EmptyState>
       ) : (
-        <AnalyticsTable columns={['When', 'Outcome', 'From app', 'Where', 'Device']}>
+        <AnalyticsTable columns={['When', 'Via', 'Outcome', 'From app', 'Where', 'Device']}>
           {clicks.clicks.map((click) => (
             <tr key={click.id}>
               <td>{formatDateTime(click.at)}</td>
+              <td>{click.source === 'qr' ? 'QR code' : 'Link'}</td>
               <td>
                 <Badge tone={outcomeTone(click.outcome)}>{outcomeLabel(click.outcome)}</Badge>
               </td>

@@ -1,5 +1,5 @@
 import type { ReactNode } from 'react';
-import type { Analytics, Outcomes } from '../../api/types';
+import type { Analytics, Outcomes, Sources } from '../../api/types';
 import { BarList, ColumnChart, Stat } from '../../components/charts';
 import { Banner, Card, formatNumber, formatRate, Loading } from '../../components/ui';
 import type { Loaded } from '../../use-api';
@@ -48,6 +48,17 @@ export function LockedStat({ label }: { label: string }) {
       <div className="stat-value">—</div>
       <div className="stat-note">Hero and Legend</div>
     </div>
+  );
+}
+
+/** QR scans apart from the rest: what a printed code brought in. On every plan, as the total is. */
+export function SourceStat({ sources }: { sources: Sources }) {
+  return (
+    <Stat
+      label="QR scans"
+      value={formatNumber(sources.qr)}
+      note={`${formatNumber(sources.link)} through the link itself`}
+    />
   );
 }
 
