@@ -198,6 +198,14 @@ for (const kind of storeKinds) {
       }
     });
 
+    it('is not in the OpenAPI document: a JSON-RPC endpoint, not a REST operation', async () => {
+      const doc = (await h.hosted.app.inject({ method: 'GET', url: '/openapi.json' })).json() as {
+        paths: Record<string, unknown>;
+      };
+      expect(Object.keys(doc.paths)).toContain('/v1/links');
+      expect(Object.keys(doc.paths).filter((path) => path.includes('mcp'))).toEqual([]);
+    });
+
     it('answers GET and DELETE with 405 (a stateless server: no SSE stream, no session)', async () => {
       for (const method of ['GET', 'DELETE']) {
         const response = await fetch(`${h.origin}/v1/mcp`, {
