@@ -17,7 +17,16 @@ import { storeKinds } from '../helpers/stores.js';
  * automations but not API keys, webhooks, members or the plan; viewers read.
  */
 
-type Resource = 'links' | 'analytics' | 'audience' | 'webhooks' | 'bio' | 'automations' | 'team' | 'domains';
+type Resource =
+  | 'links'
+  | 'analytics'
+  | 'audience'
+  | 'webhooks'
+  | 'bio'
+  | 'automations'
+  | 'team'
+  | 'domains'
+  | 'sso';
 
 /** Which part of the product a route belongs to, from its path. */
 function resourceOf(url: string): Resource | 'self' {
@@ -35,6 +44,8 @@ function resourceOf(url: string): Resource | 'self' {
   if (/^\/(bio|media-kit)(\/|$)/.test(path)) return 'bio';
   if (/^\/social(\/|$)/.test(path)) return 'automations';
   if (/^\/(keys|members|invites|audit-log)(\/|$)/.test(path)) return 'team';
+  // Single sign-on decides who enters the organization at all: owners only, no key scope reaches it.
+  if (path === '/org/sso') return 'sso';
   throw new Error(`the test does not know where ${url} belongs: teach resourceOf`);
 }
 
@@ -44,6 +55,7 @@ const READ = new Set(['GET', 'HEAD']);
 function leastRole(method: string, url: string): Role {
   const resource = resourceOf(url);
   if (resource === 'self') return 'viewer';
+  if (resource === 'sso') return 'owner';
   const path = url.replace(/^\/(v1|api)/, '');
   if (resource === 'team') {
     // Viewers read: the member list. Keys, invites and the audit log are owners' and admins' business.
@@ -58,7 +70,7 @@ function scopeAllows(scope: Scope, method: string, url: string): boolean {
   if (scope === 'all') return true;
   const resource = resourceOf(url);
   if (resource === 'self') return true;
-  if (resource === 'team') return false;
+  if (resource === 'team' || resource === 'sso') return false;
   const read = READ.has(method);
   switch (resource) {
     case 'links':
