@@ -17,6 +17,7 @@ import { hashQuery } from '../../router';
 import { useAuthed } from '../../session';
 import { useApi } from '../../use-api';
 import { OPEN_RATE_MEANS } from '../analytics/shared';
+import { BulkBar, type BulkFilter, noSelection, type Selection, useMatchingCount } from './bulk-bar';
 import { ArchiveDialog, shortDisplay } from './common';
 import { FolderFilter, TagFilter } from './filters';
 import { HealthFilter, healthFilterOf } from './health';
@@ -60,9 +61,13 @@ export function LinksPage({ path }: { params: Record<string, string>; path: stri
     );
     return () => clearTimeout(timer);
   }, [search, q, tag, folder, health, showArchived]);
-  // A new filter starts at the first page.
+  // A new filter starts at the first page, with nothing selected.
+  const [selection, setSelection] = useState<Selection>(noSelection);
   // biome-ignore lint/correctness/useExhaustiveDependencies: the filters are the trigger
-  useEffect(() => setOffset(0), [q, tag, folder, health, showArchived]);
+  useEffect(() => {
+    setOffset(0);
+    setSelection(noSelection());
+  }, [q, tag, folder, health, showArchived]);
 
   const apiQuery = new URLSearchParams({ limit: String(PAGE_SIZE + 1), offset: String(offset) });
   if (q) apiQuery.set('q', q);
@@ -91,6 +96,36 @@ export function LinksPage({ path }: { params: Record<string, string>; path: stri
   const stats = useLinkListStats(rows);
   const [restoreError, setRestoreError] = useState<string | null>(null);
   const hasMore = (list.data?.links.length ?? 0) > PAGE_SIZE;
+  // Bulk work (issue #34): the filters as the bulk actions take them, and how many links they match.
+  const bulkFilter: BulkFilter = {
+    ...(q ? { q } : {}),
+    ...(tag ? { tag } : {}),
+    ...(folder ? { folderId: folder } : {}),
+    ...(health ? { health } : {}),
+    ...(showArchived ? { archived: true } : {}),
+  };
+  const pageIds = rows.map((link) => link.id);
+  const pageSelected = pageIds.length > 0 && pageIds.every((id) => selection.ids.has(id));
+  const matchingQuery = new URLSearchParams(apiQuery);
+  matchingQuery.delete('limit');
+  matchingQuery.delete('offset');
+  const matching = useMatchingCount(
+    `/links?${matchingQuery}`,
+    pageSelected && (hasMore || offset > 0),
+    filtering ? undefined : liveCount,
+  );
+  const select = (ids: string[], on: boolean) => {
+    const next = new Set(selection.allMatching ? pageIds : selection.ids);
+    for (const id of ids) {
+      if (on) next.add(id);
+      else next.delete(id);
+    }
+    setSelection({ ids: next, allMatching: false });
+  };
+  const reloadLists = () => {
+    void list.reload();
+    void all.reload();
+  };
   const setFilter = (next: Partial<LinkFilters>) =>
     replaceHash(linksPath({ q, tag, folder, health, archived: showArchived, ...next }));
 
@@ -164,6 +199,16 @@ export function LinksPage({ path }: { params: Record<string, string>; path: stri
           ) : null}
         </search>
 
+        <BulkBar
+          selection={selection}
+          onSelection={setSelection}
+          pageIds={pageIds}
+          matching={matching}
+          filter={bulkFilter}
+          folders={hasFolders ? (folders.data?.folders ?? []) : null}
+          showArchived={showArchived}
+          onChanged={reloadLists}
+        />
         {list.error ? <Banner>{list.error}</Banner> : null}
         {restoreError ? <Banner>{restoreError}</Banner> : null}
         {list.loading && !list.data ? <Loading label="Loading links" /> : null}
@@ -210,6 +255,14 @@ export function LinksPage({ path }: { params: Record<string, string>; path: stri
               </caption>
               <thead>
                 <tr>
+                  <th scope="col" className="lk-col-select">
+                    <input
+                      type="checkbox"
+                      aria-label="Select all links on this page"
+                      checked={pageSelected || selection.allMatching}
+                      onChange={(event) => select(pageIds, event.target.checked)}
+                    />
+                  </th>
                   <th scope="col">Link and destination</th>
                   <th scope="col" className="lk-col-tags">
                     Tags
@@ -237,6 +290,8 @@ export function LinksPage({ path }: { params: Record<string, string>; path: stri
                     folderName={link.folderId ? folderNames.get(link.folderId) : undefined}
                     stats={stats.get(link.id)}
                     onArchive={() => setArchiving(link)}
+                    selected={selection.allMatching || selection.ids.has(link.id)}
+                    onSelect={(on) => select([link.id], on)}
                     onRestored={(error) => {
                       setRestoreError(error);
                       void list.reload();

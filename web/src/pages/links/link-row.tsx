@@ -68,6 +68,8 @@ export function LinkRow({
   stats,
   onArchive,
   onRestored,
+  selected,
+  onSelect,
 }: {
   link: Link;
   folderName: string | undefined;
@@ -75,6 +77,9 @@ export function LinkRow({
   onArchive: () => void;
   /** After a restore attempt: null when it worked, else what to tell the person. */
   onRestored: (error: string | null) => void;
+  /** Bulk work (bulk-bar.tsx): whether the row is selected, and the checkbox's change. */
+  selected: boolean;
+  onSelect: (selected: boolean) => void;
 }) {
   const [restoring, setRestoring] = useState(false);
   const name = shortDisplay(link.shortUrl);
@@ -111,6 +116,14 @@ export function LinkRow({
   );
   return (
     <tr>
+      <td className="lk-cell-select">
+        <input
+          type="checkbox"
+          aria-label={`Select ${name}`}
+          checked={selected}
+          onChange={(event) => onSelect(event.target.checked)}
+        />
+      </td>
       <td className="lk-cell-link">
         <div className="lk-short-cell">
           {/* Host and slug apart: a narrow cell may put the slug under its host, never break inside it. */}
