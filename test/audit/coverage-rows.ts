@@ -480,4 +480,7 @@ export const EXEMPT: Record<string, string> = {
   'POST /account/password': 'the person’s own account, not the organization’s content',
   'POST /account/delete': 'audited as member.left (test/accounts/account-deletion.test.ts)',
   'POST /account/leave': 'audited as member.left (test/accounts/leaving.test.ts)',
+  'POST /mcp':
+    'each tool call is the /v1 route it calls, audited there as the key (test/mcp/http-transport.test.ts)',
+  'DELETE /mcp': 'answers 405: a stateless MCP server has no session to end',
 };

@@ -42,6 +42,14 @@ for (const kind of storeKinds) {
       const id = created.json.id as string;
       expect(created.json).toMatchObject({ destination: 'https://example.com/launch', tags: ['launch'] });
 
+      // The audit log names the key, as for the same call made on /v1 (the tool call is that call).
+      const audit = (await v1(`/v1/audit-log?targetId=${id}`)) as {
+        entries: { action: string; actor: { type: string; label: string } }[];
+      };
+      expect(audit.entries.map((entry) => [entry.action, entry.actor.type, entry.actor.label])).toEqual([
+        ['link.created', 'key', 'MCP test key'],
+      ]);
+
       const got = await call('get_link', { id });
       expect(got.json).toEqual(await v1(`/v1/links/${id}`));
 
