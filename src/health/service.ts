@@ -128,24 +128,32 @@ export function createHealthChecker(deps: HealthCheckerDeps) {
     return checked;
   }
 
-  /** One pass: the destinations it checked (a full pass goes round again at once). */
+  /**
+   * One pass: up to HOSTS_PER_PASS due hosts side by side. It answers how many hosts it checked without an
+   * error, so a pass that found a full set goes round again at once: counting destinations instead made a
+   * pass of hosts holding one or two due destinations each (most hosts) look idle, and the next waited for
+   * the poll, 8 hosts every 30 s. A failing pass answers less and waits for the poll rather than spin.
+   */
   async function pass(): Promise<number> {
     const hosts = await repo.dueHosts(iso(deps.now()), HOSTS_PER_PASS);
-    const counts = await Promise.all(
+    const outcomes = await Promise.all(
       hosts.map((host) =>
-        checkHost(host).catch((error) => {
-          deps.onError(error);
-          return 0;
-        }),
+        checkHost(host).then(
+          () => 1,
+          (error) => {
+            deps.onError(error);
+            return 0;
+          },
+        ),
       ),
     );
     await deps.afterPass?.().catch(deps.onError);
-    return counts.reduce((sum, count) => sum + count, 0);
+    return outcomes.reduce((sum: number, ok) => sum + ok, 0);
   }
 
   const loop = createPollingLoop({
     pass,
-    batchSize: HOSTS_PER_PASS * PER_HOST,
+    batchSize: HOSTS_PER_PASS,
     intervalMs: deps.intervalMs ?? POLL_MS,
     onError: deps.onError,
   });
