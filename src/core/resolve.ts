@@ -4,8 +4,8 @@ import type { CompiledLink } from './link-compile.js';
 import type { ChooseStrategy, EscapePlan } from './pages/escape-plan.js';
 import { planEscape } from './pages/escape-plan.js';
 import type { AppTarget } from './platforms/index.js';
-import type { Visitor } from './visitor.js';
 import type { VisitSource } from './visit-source.js';
+import type { Visitor } from './visitor.js';
 
 /**
  * The visit decision, whole: what one request for a short link gets, decided here without I/O and acted
