@@ -9,6 +9,7 @@ import { type Executor, type Store, unitOfWork } from '../store/database.js';
 export const ORG_TABLES = [
   'group_rollups',
   'link_group_versions',
+  'bulk_actions',
   'import_items',
   'imports',
   'audit_log',
@@ -125,6 +126,11 @@ export function createEraseRepo(store: Store) {
       await ex.deleteFrom('link_pixels').where('link_id', 'in', links).execute();
       await ex.deleteFrom('link_previews').where('link_id', 'in', links).execute();
       await ex.updateTable('links').set(CLEARED_LINK_POWERS).where('org_id', '=', orgId).execute();
+      // A bulk action's items hold no org_id of their own: they go with their action's.
+      await ex
+        .deleteFrom('bulk_action_items')
+        .where('bulk_action_id', 'in', ex.selectFrom('bulk_actions').select('id').where('org_id', '=', orgId))
+        .execute();
       for (const table of ORG_TABLES) {
         // The tables differ in shape; each has the org_id column this deletes by.
         await ex

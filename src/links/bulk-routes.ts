@@ -7,7 +7,7 @@ import type { LinkExport } from './bulk-export.js';
 import { BULK_SYNC_MAX, bulkActionBody, bulkActionJobSchema, exportQuery } from './bulk-schema.js';
 import type { BulkActionService } from './bulk-service.js';
 
-/** /v1/links/bulk-actions and /v1/links/export.csv (and their dashboard twins): work on many links at once. */
+/** /v1/bulk-actions and /v1/links/export.csv (and their dashboard twins): work on many links at once. */
 export async function bulkActionRoutes(
   app: FastifyInstance,
   deps: { bulkActions: BulkActionService; exporter: LinkExport; operationPrefix?: string },
@@ -18,7 +18,7 @@ export async function bulkActionRoutes(
   const tags = ['links'];
 
   r.post(
-    '/links/bulk-actions',
+    '/bulk-actions',
     {
       config: { permission: 'links:write' },
       schema: {
@@ -30,7 +30,7 @@ export async function bulkActionRoutes(
           'frozen when asked: links made later are not touched). Each link is changed as a single write ' +
           'changes it (its checks, its event, one audit row); a link already so is `unchanged` and not ' +
           `written. Up to ${BULK_SYNC_MAX} links: done now, 200 with each link's outcome. More: 202, a job ` +
-          'to follow with GET /links/bulk-actions/{id}. Needs the bulkCreate plan power; an organization ' +
+          'to follow with GET /bulk-actions/{id}. Needs the bulkCreate plan power; an organization ' +
           'has at most 3 jobs queued or running (429 too_many_bulk_actions).',
         body: bulkActionBody,
         response: {
@@ -48,7 +48,7 @@ export async function bulkActionRoutes(
   );
 
   r.get(
-    '/links/bulk-actions/:id',
+    '/bulk-actions/:id',
     {
       config: { permission: 'links:read' },
       schema: {

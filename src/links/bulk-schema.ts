@@ -3,7 +3,7 @@ import { errorBody } from '../http/schemas.js';
 import { listQuery } from './schema.js';
 
 /**
- * Bulk actions on links (issue #34): the body of POST /v1/links/bulk-actions, its answers, and the query of
+ * Bulk actions on links (issue #34): the body of POST /v1/bulk-actions, its answers, and the query of
  * GET /v1/links/export.csv. A selection is a list of ids or a filter (the filters of GET /v1/links); an
  * action is one change made to every selected link through the link service, as single writes make it.
  */

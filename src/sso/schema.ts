@@ -66,5 +66,15 @@ export const startQuery = z
     email: z.email().max(254).optional().describe('passed to the provider as login_hint'),
   })
   .strict();
-/** The callback's query is the provider's to shape (code, state, iss, error...): read as text, checked later. */
-export const callbackQuery = z.record(z.string(), z.string().max(4096));
+/**
+ * The callback's query is the provider's to shape: the parameters OpenID Connect names are documented,
+ * any other is let through; the route reads the raw query and the sign-in checks it.
+ */
+const callbackParam = z.string().max(4096).optional();
+export const callbackQuery = z.looseObject({
+  code: callbackParam.describe('the authorization code'),
+  state: callbackParam.describe('the state sent with the request, checked against the cookie'),
+  iss: callbackParam.describe('the issuer, when the provider names itself (RFC 9207)'),
+  error: callbackParam.describe("the provider's refusal, instead of a code"),
+  error_description: callbackParam,
+});

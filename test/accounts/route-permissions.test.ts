@@ -36,8 +36,8 @@ function resourceOf(url: string): Resource | 'self' {
   // The links list's stats are clicks and app-open rates: analytics, whatever the path (issue #30).
   if (/^\/links\/(:id\/(stats|ab-stats|ab|clicks)|stats)$/.test(path) || path.startsWith('/analytics'))
     return 'analytics';
-  // Imports create links: they are the links' business.
-  if (/^\/(links|folders|pixels|imports)(\/|$)/.test(path)) return 'links';
+  // Imports create links and bulk actions change them: they are the links' business.
+  if (/^\/(links|folders|pixels|imports|bulk-actions)(\/|$)/.test(path)) return 'links';
   if (/^\/domains(\/|$)/.test(path)) return 'domains';
   if (/^\/(audience|segments|broadcasts)(\/|$)/.test(path)) return 'audience';
   if (/^\/webhooks(\/|$)/.test(path)) return 'webhooks';

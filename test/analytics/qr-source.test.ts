@@ -1,8 +1,7 @@
 import type { AddressInfo } from 'node:net';
-import jsQR from 'jsqr';
-import { PNG } from 'pngjs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type HostedHarness, startHosted } from '../helpers/hosted.js';
+import { decodeQrPng } from '../helpers/qr-decode.js';
 import { storeKinds } from '../helpers/stores.js';
 import { UA } from '../helpers/user-agents.js';
 import { type Receiver, startReceiver } from '../webhooks/setup.js';
@@ -15,14 +14,6 @@ import { type Receiver, startReceiver } from '../webhooks/setup.js';
  */
 
 const DESTINATION = 'https://www.youtube.com/watch?v=dQw4w9WgXcQ';
-
-/** The text a QR code PNG encodes, as a phone's camera would read it. */
-function decodeQr(png: Buffer): string {
-  const image = PNG.sync.read(png);
-  const code = jsQR(new Uint8ClampedArray(image.data), image.width, image.height);
-  if (code === null) throw new Error('no QR code found in the image');
-  return code.data;
-}
 
 for (const kind of storeKinds) {
   describe.skipIf(kind.skipReason !== null)(`QR scans as a source on ${kind.name}`, () => {
@@ -71,7 +62,7 @@ for (const kind of storeKinds) {
     it('records scans of the PNG code as qr and typed visits as link, everywhere clicks are read', async () => {
       const png = await h.v1(apiKey, { method: 'GET', url: `/v1/links/${link.id}/qr?format=png` });
       expect(png.statusCode).toBe(200);
-      const scanned = decodeQr(png.rawPayload);
+      const scanned = decodeQrPng(png.rawPayload);
       expect(scanned).toBe(`${link.shortUrl}?qr=1`);
       const svg = await h.v1(apiKey, { method: 'GET', url: `/v1/links/${link.id}/qr` });
       expect(svg.headers['content-type']).toMatch(/^image\/svg\+xml/);
@@ -155,7 +146,7 @@ for (const kind of storeKinds) {
         })
       ).json();
       const png = await h.v1(apiKey, { method: 'GET', url: `/v1/links/${locked.id}/qr?format=png` });
-      const scanned = decodeQr(png.rawPayload);
+      const scanned = decodeQrPng(png.rawPayload);
       const form = await follow(scanned, UA.desktopChrome);
       expect(form.status).toBe(200);
       expect(await form.text()).toContain(`action="/${locked.slug}?qr=1"`);

@@ -162,6 +162,16 @@ export function rows(env: {
       rows: 2,
     },
     {
+      route: 'POST /bulk-actions',
+      action: 'link.updated',
+      setup: linkOf,
+      request: (s) => ({
+        path: '/bulk-actions',
+        payload: { selection: { ids: [s.linkId] }, action: { type: 'add_tags', tags: ['audited'] } },
+      }),
+      target: link(),
+    },
+    {
       route: 'POST /imports',
       action: 'import.started',
       request: () => ({
@@ -483,4 +493,7 @@ export const EXEMPT: Record<string, string> = {
   'POST /mcp':
     'each tool call is the /v1 route it calls, audited there as the key (test/mcp/http-transport.test.ts)',
   'DELETE /mcp': 'answers 405: a stateless MCP server has no session to end',
+  'PUT /org/sso':
+    'needs a live OpenID provider: audited as sso.configured, without the secret (test/sso/settings.test.ts)',
+  'DELETE /org/sso': 'audited as sso.removed (src/sso/settings.ts), beside PUT',
 };

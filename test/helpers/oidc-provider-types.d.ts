@@ -22,7 +22,10 @@ declare module 'oidc-provider' {
 
   export default class Provider {
     constructor(issuer: string, configuration: Record<string, unknown>);
-    Grant: new (init: { accountId: string; clientId: string }) => Grant;
+    Grant: new (init: {
+      accountId: string;
+      clientId: string;
+    }) => Grant;
     use(middleware: (ctx: KoaContextWithOIDC, next: () => Promise<void>) => Promise<void>): void;
     callback(): (req: IncomingMessage, res: ServerResponse) => void;
   }

@@ -73,7 +73,7 @@ for (const kind of storeKinds) {
         return ids;
       };
       const bulk = async (payload: object, status = 200) => {
-        const answer = await call('POST', '/v1/links/bulk-actions', payload);
+        const answer = await call('POST', '/v1/bulk-actions', payload);
         expect(answer.statusCode, answer.body + JSON.stringify(h.logged.slice(-1)).slice(0, 1500)).toBe(
           status,
         );
@@ -96,7 +96,7 @@ for (const kind of storeKinds) {
         let seen: BulkAnswer | undefined;
         const started = Date.now();
         do {
-          seen = (await call('GET', `/v1/links/bulk-actions/${id}`)).json() as BulkAnswer;
+          seen = (await call('GET', `/v1/bulk-actions/${id}`)).json() as BulkAnswer;
           if (seen.status === 'done' || seen.status === 'failed') return seen;
           // Not too often: /v1 answers 120 calls a minute per key.
           await new Promise((resolve) => setTimeout(resolve, 300));
@@ -208,7 +208,7 @@ for (const kind of storeKinds) {
       });
       expect(answer.results[0]).toMatchObject({ outcome: 'failed', error: { error: 'invalid_body' } });
       expect(answer.results[1]).toMatchObject({ outcome: 'changed' });
-      const noFolder = await org.call('POST', '/v1/links/bulk-actions', {
+      const noFolder = await org.call('POST', '/v1/bulk-actions', {
         selection: { ids: [fine] },
         action: { type: 'move', folderId: randomUUID() },
       });
@@ -234,11 +234,11 @@ for (const kind of storeKinds) {
         { selection: { ids: [id] }, action: { type: 'archive', extra: 1 } },
       ];
       for (const payload of bad) {
-        const answer = await org.call('POST', '/v1/links/bulk-actions', payload);
+        const answer = await org.call('POST', '/v1/bulk-actions', payload);
         expect(answer.statusCode, JSON.stringify(payload)).toBe(400);
         expect(answer.json()).toMatchObject({ error: 'invalid_body', message: expect.any(String) });
       }
-      const unknown = await org.call('GET', `/v1/links/bulk-actions/${randomUUID()}`);
+      const unknown = await org.call('GET', `/v1/bulk-actions/${randomUUID()}`);
       expect(unknown.statusCode).toBe(404);
       expect(unknown.json()).toMatchObject({ error: 'not_found' });
       const badExport = await org.call('GET', '/v1/links/export.csv?ids=nope');
@@ -254,7 +254,7 @@ for (const kind of storeKinds) {
         name: 'r',
         scopes: ['links:read'],
       });
-      const byReader = await h.v1(reader, { method: 'POST', url: '/v1/links/bulk-actions', payload });
+      const byReader = await h.v1(reader, { method: 'POST', url: '/v1/bulk-actions', payload });
       expect(byReader.statusCode).toBe(403);
       expect(byReader.json().error).toBe('forbidden_scope');
       // links:read may export.
@@ -263,10 +263,10 @@ for (const kind of storeKinds) {
       const team = await makeTeam(h, `bulk-${randomUUID().slice(0, 8)}`);
       const made = (await team.as.member('POST', '/api/links', { url: 'https://example.com/t' })).json();
       const teamPayload = { selection: { ids: [made.id] }, action: { type: 'add_tags', tags: ['t'] } };
-      const byViewer = await team.as.viewer('POST', '/api/links/bulk-actions', teamPayload);
+      const byViewer = await team.as.viewer('POST', '/api/bulk-actions', teamPayload);
       expect(byViewer.statusCode).toBe(403);
       expect(byViewer.json().error).toBe('forbidden_role');
-      const byMember = await team.as.member('POST', '/api/links/bulk-actions', teamPayload);
+      const byMember = await team.as.member('POST', '/api/bulk-actions', teamPayload);
       expect(byMember.statusCode, byMember.body).toBe(200);
 
       const hero = await h.owner('hero');
@@ -279,7 +279,7 @@ for (const kind of storeKinds) {
       ).json();
       const refused = await h.api(hero.cookie, {
         method: 'POST',
-        url: '/api/links/bulk-actions',
+        url: '/api/bulk-actions',
         payload: { selection: { ids: [heroLink.id] }, action: { type: 'archive' } },
       });
       expect(refused.statusCode).toBe(403);

@@ -49,8 +49,7 @@ describe.skipIf(browserSkipReason !== null)('dashboard: bulk actions in Chromium
     await page.getByLabel('Tags to add or remove').fill('spring-sale');
     await page.getByLabel('Tags to add or remove').press('Tab');
     const asked = page.waitForResponse(
-      (response) =>
-        response.url().endsWith('/api/links/bulk-actions') && response.request().method() === 'POST',
+      (response) => response.url().endsWith('/api/bulk-actions') && response.request().method() === 'POST',
     );
     await page.keyboard.press('Enter');
     // More than 100 links: a job (202), whose progress the bar follows until it ends.

@@ -4,8 +4,10 @@ import type { paths } from './openapi.js';
 import { AnalyticsApi } from './resources/analytics.js';
 import type { Api } from './resources/api.js';
 import { Audience, Bio } from './resources/audience.js';
+import { BulkActions } from './resources/bulk-actions.js';
 import { Links } from './resources/links.js';
 import { Domains, Folders, Pixels } from './resources/organize.js';
+import { Sso } from './resources/sso.js';
 import { AuditLog, Imports, Keys, Members } from './resources/team.js';
 import { Webhooks } from './resources/webhooks.js';
 import { DEFAULT_RETRY, type RetryOptions, retryingFetch } from './retry.js';
@@ -40,6 +42,8 @@ export class Linkhop {
   readonly members: Members;
   readonly auditLog: AuditLog;
   readonly imports: Imports;
+  readonly bulkActions: BulkActions;
+  readonly sso: Sso;
 
   constructor(options: LinkhopOptions) {
     if (!options.apiKey) throw new TypeError('Linkhop: apiKey is required (an svc_ key)');
@@ -64,6 +68,8 @@ export class Linkhop {
     this.members = new Members(this.raw);
     this.auditLog = new AuditLog(this.raw);
     this.imports = new Imports(this.raw);
+    this.bulkActions = new BulkActions(this.raw);
+    this.sso = new Sso(this.raw);
   }
 
   /** The key's organization, its plan and features (getMe). */

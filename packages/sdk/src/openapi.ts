@@ -134,6 +134,66 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/v1/bulk-actions": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Tag, untag, move, archive or unarchive many links
+         * @description The selection is `{ids: [...]}` (up to 1,000) or `{filter: {...}}` (the filters of GET /links, frozen when asked: links made later are not touched). Each link is changed as a single write changes it (its checks, its event, one audit row); a link already so is `unchanged` and not written. Up to 100 links: done now, 200 with each link's outcome. More: 202, a job to follow with GET /bulk-actions/{id}. Needs the bulkCreate plan power; an organization has at most 3 jobs queued or running (429 too_many_bulk_actions).
+         */
+        post: operations["createBulkAction"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/bulk-actions/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Get a bulk action's progress
+         * @description `status` is queued, running, done or failed; `processed` of `total` links are handled, each `changed`, `unchanged` or `failed`; `results` lists the failed links with their error body.
+         */
+        get: operations["getBulkAction"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/links/export.csv": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Export links as CSV
+         * @description The links named by `ids` (comma-separated, up to 1,000), or those matching the filters of GET /links, as CSV with the columns the CSV import reads: `url,slug,tags,title,created_at` (tags separated by `|`). Import the file (POST /imports) to make the same links again. Cells beginning with =, +, -, @, tab or carriage return are prefixed with an apostrophe, slugs excepted.
+         */
+        get: operations["exportLinks"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/v1/links/{id}/ab": {
         parameters: {
             query?: never;
@@ -867,6 +927,34 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/v1/org/sso": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Get the organization's single sign-on
+         * @description The client secret is never returned: `hasSecret` says one is stored.
+         */
+        get: operations["getSsoConfig"];
+        /**
+         * Set the organization's single sign-on
+         * @description Checks the issuer answers OpenID Connect discovery (through the SSRF guard) before saving; the client secret is stored encrypted and kept when omitted. One organization per email domain (409 sso_domain_taken).
+         */
+        put: operations["putSsoConfig"];
+        post?: never;
+        /**
+         * Remove the organization's single sign-on
+         * @description Members who joined through it keep their accounts; password log-in works again.
+         */
+        delete: operations["deleteSsoConfig"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/auth/signup": {
         parameters: {
             query?: never;
@@ -1024,6 +1112,63 @@ export interface paths {
          * @description Joins the organization and logs in there. A new person sets a password (the mailed token proves the address); an existing account accepts from its own signed-in session (401 otherwise: log in first). No password is ever checked here.
          */
         post: operations["acceptInvite"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/sso/discover": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Find the single sign-on of an email’s domain */
+        get: operations["discoverSso"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/sso/start": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Go to the organization’s identity provider
+         * @description Answers 303 to the provider with state, nonce and a PKCE challenge; sets the state cookie.
+         */
+        get: operations["startSso"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/sso/callback": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The identity provider’s redirect back
+         * @description Checks state (against the cookie, once), exchanges the code with the PKCE verifier, verifies the ID token, then logs in: 303 to the dashboard. A browser that fails is sent to the log-in page with `sso_error=<reason>`; other clients get the error body.
+         */
+        get: operations["finishSso"];
+        put?: never;
+        post?: never;
         delete?: never;
         options?: never;
         head?: never;
@@ -1338,6 +1483,34 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/org/sso": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Get the organization's single sign-on
+         * @description The client secret is never returned: `hasSecret` says one is stored.
+         */
+        get: operations["dashboardGetSsoConfig"];
+        /**
+         * Set the organization's single sign-on
+         * @description Checks the issuer answers OpenID Connect discovery (through the SSRF guard) before saving; the client secret is stored encrypted and kept when omitted. One organization per email domain (409 sso_domain_taken).
+         */
+        put: operations["dashboardPutSsoConfig"];
+        post?: never;
+        /**
+         * Remove the organization's single sign-on
+         * @description Members who joined through it keep their accounts; password log-in works again.
+         */
+        delete: operations["dashboardDeleteSsoConfig"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/links": {
         parameters: {
             query?: never;
@@ -1448,6 +1621,66 @@ export interface paths {
          * @description Restores an archived link to the live list; it counts against the plan’s link cap again.
          */
         post: operations["dashboardUnarchiveLink"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/bulk-actions": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Tag, untag, move, archive or unarchive many links
+         * @description The selection is `{ids: [...]}` (up to 1,000) or `{filter: {...}}` (the filters of GET /links, frozen when asked: links made later are not touched). Each link is changed as a single write changes it (its checks, its event, one audit row); a link already so is `unchanged` and not written. Up to 100 links: done now, 200 with each link's outcome. More: 202, a job to follow with GET /bulk-actions/{id}. Needs the bulkCreate plan power; an organization has at most 3 jobs queued or running (429 too_many_bulk_actions).
+         */
+        post: operations["dashboardCreateBulkAction"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/bulk-actions/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Get a bulk action's progress
+         * @description `status` is queued, running, done or failed; `processed` of `total` links are handled, each `changed`, `unchanged` or `failed`; `results` lists the failed links with their error body.
+         */
+        get: operations["dashboardGetBulkAction"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/links/export.csv": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Export links as CSV
+         * @description The links named by `ids` (comma-separated, up to 1,000), or those matching the filters of GET /links, as CSV with the columns the CSV import reads: `url,slug,tags,title,created_at` (tags separated by `|`). Import the file (POST /imports) to make the same links again. Cells beginning with =, +, -, @, tab or carriage return are prefixed with an apostrophe, slugs excepted.
+         */
+        get: operations["dashboardExportLinks"];
+        put?: never;
+        post?: never;
         delete?: never;
         options?: never;
         head?: never;
@@ -2563,6 +2796,13 @@ export interface components {
             tier: string;
             /** @description sampled estimate */
             total: number;
+            /** @description The clicks split by where they came from; `link` + `qr` = `total`. */
+            sources: {
+                /** @description visits through the short URL itself (and through QR codes made before sources) */
+                link: number;
+                /** @description scans of the link's QR code (its `?qr=1` marker) */
+                qr: number;
+            };
             perLink: {
                 slug: string;
                 /** @description sampled estimate */
@@ -2721,6 +2961,51 @@ export interface components {
             /** @description when sending finished */
             sentAt: string | null;
         };
+        BulkAction: {
+            /** @description the job to follow; null when it was done in the request */
+            id: string | null;
+            action: {
+                /** @constant */
+                type: "add_tags";
+                tags: string[];
+            } | {
+                /** @constant */
+                type: "remove_tags";
+                tags: string[];
+            } | {
+                /** @constant */
+                type: "move";
+                /** @description null: out of any folder */
+                folderId: string | null;
+            } | {
+                /** @constant */
+                type: "archive";
+            } | {
+                /** @constant */
+                type: "unarchive";
+            };
+            /** @enum {string} */
+            status: "queued" | "running" | "done" | "failed";
+            /** @description the links selected when the action was asked for */
+            total: number;
+            processed: number;
+            changed: number;
+            unchanged: number;
+            failed: number;
+            /** @description every link's outcome (in the request), or a job's failed links (the first 500) */
+            results: {
+                linkId: string;
+                /**
+                 * @description unchanged: the link was already so (no write, no audit row)
+                 * @enum {string}
+                 */
+                outcome: "changed" | "unchanged" | "failed";
+                /** @description a failed link's error body */
+                error?: components["schemas"]["Error"];
+            }[];
+            createdAt: string;
+            finishedAt: string | null;
+        };
         CaptureSubmissionInput: {
             slug: string;
             email: string;
@@ -2742,6 +3027,11 @@ export interface components {
                 country: string | null;
                 city: string | null;
                 device: string | null;
+                /**
+                 * @description `qr` for a scan of the link's QR code
+                 * @enum {string}
+                 */
+                source: "link" | "qr";
             }[];
             /** @description set when the plan cannot see the data */
             upgrade?: string;
@@ -2942,6 +3232,13 @@ export interface components {
             configured: boolean;
             /** @description sampled estimate */
             total: number;
+            /** @description The clicks split by where they came from; `link` + `qr` = `total`. */
+            sources: {
+                /** @description visits through the short URL itself (and through QR codes made before sources) */
+                link: number;
+                /** @description scans of the link's QR code (its `?qr=1` marker) */
+                qr: number;
+            };
             /** @description opened / reported outcomes; null when nothing was reported */
             appOpenRate: number | null;
             outcomes: {
@@ -3093,6 +3390,21 @@ export interface components {
             statusMessage: string | null;
             connectedAt: string;
             expiresAt: string;
+        };
+        SsoConfig: {
+            issuer: string;
+            clientId: string;
+            /** @description the client secret is stored (encrypted); it is never returned */
+            hasSecret: boolean;
+            allowedDomain: string;
+            /** @enum {string} */
+            defaultRole: "admin" | "member" | "viewer";
+            requireSso: boolean;
+            displayName: string;
+            /** @description register this redirect URI with the provider */
+            redirectUri: string;
+            createdAt: string;
+            updatedAt: string;
         };
         Webhook: {
             /** Format: uuid */
@@ -4128,6 +4440,215 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    createBulkAction: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    selection: {
+                        ids: string[];
+                    } | {
+                        filter: {
+                            q?: string;
+                            tag?: string;
+                            /** Format: uuid */
+                            folderId?: string;
+                            /** @description true: the archived links instead of the live ones */
+                            archived?: boolean;
+                            expired?: boolean;
+                            /** @enum {string} */
+                            health?: "ok" | "down" | "unknown";
+                        };
+                    };
+                    action: {
+                        /** @enum {string} */
+                        type: "add_tags";
+                        tags: string[];
+                    } | {
+                        /** @enum {string} */
+                        type: "remove_tags";
+                        tags: string[];
+                    } | {
+                        /** @enum {string} */
+                        type: "move";
+                        /** @description null: out of any folder */
+                        folderId: string | null;
+                    } | {
+                        /** @enum {string} */
+                        type: "archive";
+                    } | {
+                        /** @enum {string} */
+                        type: "unarchive";
+                    };
+                };
+            };
+        };
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["BulkAction"];
+                };
+            };
+            /** @description Default Response */
+            202: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["BulkAction"];
+                };
+            };
+            /** @description Default Response */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Default Response */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Default Response */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Default Response */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    getBulkAction: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["BulkAction"];
+                };
+            };
+            /** @description Default Response */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Default Response */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Default Response */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    exportLinks: {
+        parameters: {
+            query?: {
+                q?: string;
+                tag?: string;
+                folderId?: string;
+                archived?: "true" | "false";
+                expired?: "true" | "false";
+                health?: "ok" | "down" | "unknown";
+                ids?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The links */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/csv": string;
+                };
+            };
+            /** @description Default Response */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/csv": components["schemas"]["Error"];
+                };
+            };
+            /** @description Default Response */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/csv": components["schemas"]["Error"];
+                };
+            };
+            /** @description Default Response */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/csv": components["schemas"]["Error"];
                 };
             };
         };
@@ -7489,6 +8010,214 @@ export interface operations {
             };
         };
     };
+    getSsoConfig: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SsoConfig"];
+                };
+            };
+            /** @description Default Response */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Default Response */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Default Response */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Default Response */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    putSsoConfig: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /**
+                     * Format: uri
+                     * @description the issuer identifier; its /.well-known/openid-configuration must answer
+                     */
+                    issuer: string;
+                    clientId: string;
+                    /** @description write-only; required the first time, kept when omitted afterwards */
+                    clientSecret?: string;
+                    /** @description people whose verified email is at this domain may sign in and join */
+                    allowedDomain: string;
+                    /**
+                     * @description the role a first sign-in joins with
+                     * @default viewer
+                     * @enum {string}
+                     */
+                    defaultRole?: "admin" | "member" | "viewer";
+                    /**
+                     * @description refuse password log-in for every member but owners
+                     * @default false
+                     */
+                    requireSso?: boolean;
+                    /** @description shown on the button: “Sign in with …” */
+                    displayName: string;
+                };
+            };
+        };
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SsoConfig"];
+                };
+            };
+            /** @description Default Response */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Default Response */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Default Response */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Default Response */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Default Response */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    deleteSsoConfig: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        deleted: true;
+                    };
+                };
+            };
+            /** @description Default Response */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Default Response */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Default Response */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Default Response */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
     getSignupInfo: {
         parameters: {
             query?: never;
@@ -8443,6 +9172,141 @@ export interface operations {
             };
             /** @description Default Response */
             429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    discoverSso: {
+        parameters: {
+            query: {
+                email: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        orgId: string;
+                        displayName: string;
+                        /** @description open it in the browser to go to the provider */
+                        startUrl: string;
+                    };
+                };
+            };
+            /** @description Default Response */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Default Response */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    startSso: {
+        parameters: {
+            query: {
+                org: string;
+                /** @description passed to the provider as login_hint */
+                email?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Default Response */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Default Response */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    finishSso: {
+        parameters: {
+            query?: {
+                /** @description the authorization code */
+                code?: string;
+                /** @description the state sent with the request, checked against the cookie */
+                state?: string;
+                /** @description the issuer, when the provider names itself (RFC 9207) */
+                iss?: string;
+                /** @description the provider's refusal, instead of a code */
+                error?: string;
+                error_description?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Default Response */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Default Response */
+            404: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -9746,6 +10610,214 @@ export interface operations {
             };
         };
     };
+    dashboardGetSsoConfig: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SsoConfig"];
+                };
+            };
+            /** @description Default Response */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Default Response */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Default Response */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Default Response */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    dashboardPutSsoConfig: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /**
+                     * Format: uri
+                     * @description the issuer identifier; its /.well-known/openid-configuration must answer
+                     */
+                    issuer: string;
+                    clientId: string;
+                    /** @description write-only; required the first time, kept when omitted afterwards */
+                    clientSecret?: string;
+                    /** @description people whose verified email is at this domain may sign in and join */
+                    allowedDomain: string;
+                    /**
+                     * @description the role a first sign-in joins with
+                     * @default viewer
+                     * @enum {string}
+                     */
+                    defaultRole?: "admin" | "member" | "viewer";
+                    /**
+                     * @description refuse password log-in for every member but owners
+                     * @default false
+                     */
+                    requireSso?: boolean;
+                    /** @description shown on the button: “Sign in with …” */
+                    displayName: string;
+                };
+            };
+        };
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SsoConfig"];
+                };
+            };
+            /** @description Default Response */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Default Response */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Default Response */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Default Response */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Default Response */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    dashboardDeleteSsoConfig: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        deleted: true;
+                    };
+                };
+            };
+            /** @description Default Response */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Default Response */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Default Response */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Default Response */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
     dashboardListLinks: {
         parameters: {
             query?: {
@@ -10713,6 +11785,215 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    dashboardCreateBulkAction: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    selection: {
+                        ids: string[];
+                    } | {
+                        filter: {
+                            q?: string;
+                            tag?: string;
+                            /** Format: uuid */
+                            folderId?: string;
+                            /** @description true: the archived links instead of the live ones */
+                            archived?: boolean;
+                            expired?: boolean;
+                            /** @enum {string} */
+                            health?: "ok" | "down" | "unknown";
+                        };
+                    };
+                    action: {
+                        /** @enum {string} */
+                        type: "add_tags";
+                        tags: string[];
+                    } | {
+                        /** @enum {string} */
+                        type: "remove_tags";
+                        tags: string[];
+                    } | {
+                        /** @enum {string} */
+                        type: "move";
+                        /** @description null: out of any folder */
+                        folderId: string | null;
+                    } | {
+                        /** @enum {string} */
+                        type: "archive";
+                    } | {
+                        /** @enum {string} */
+                        type: "unarchive";
+                    };
+                };
+            };
+        };
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["BulkAction"];
+                };
+            };
+            /** @description Default Response */
+            202: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["BulkAction"];
+                };
+            };
+            /** @description Default Response */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Default Response */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Default Response */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Default Response */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    dashboardGetBulkAction: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["BulkAction"];
+                };
+            };
+            /** @description Default Response */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Default Response */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Default Response */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    dashboardExportLinks: {
+        parameters: {
+            query?: {
+                q?: string;
+                tag?: string;
+                folderId?: string;
+                archived?: "true" | "false";
+                expired?: "true" | "false";
+                health?: "ok" | "down" | "unknown";
+                ids?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The links */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/csv": string;
+                };
+            };
+            /** @description Default Response */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/csv": components["schemas"]["Error"];
+                };
+            };
+            /** @description Default Response */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/csv": components["schemas"]["Error"];
+                };
+            };
+            /** @description Default Response */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/csv": components["schemas"]["Error"];
                 };
             };
         };

@@ -3,7 +3,7 @@ import type { Input } from '../types.js';
 import { type Api, byId } from './api.js';
 
 /**
- * /v1/links/bulk-actions and /v1/links/export.csv (issue #34): one change to many links, and the links as
+ * /v1/bulk-actions and /v1/links/export.csv (issue #34): one change to many links, and the links as
  * the CSV import reads them. Typed against packages/sdk/src/openapi.ts once it is regenerated with these
  * operations (`npm run sdk:generate`); the client exposes the group as `linkhop.bulkActions`.
  */
@@ -15,12 +15,12 @@ export class BulkActions {
    * (`{filter}`). Up to 100 links: done, with each link's outcome; more: a queued job to follow with `get`.
    */
   async create(input: Input<'createBulkAction'>) {
-    return unwrap(await this.api.POST('/v1/links/bulk-actions', { body: input }));
+    return unwrap(await this.api.POST('/v1/bulk-actions', { body: input }));
   }
 
   /** A job's progress: `processed` of `total`, and the failed links. */
   async get(id: string) {
-    return unwrap(await this.api.GET('/v1/links/bulk-actions/{id}', byId(id)));
+    return unwrap(await this.api.GET('/v1/bulk-actions/{id}', byId(id)));
   }
 
   /** The links named by `ids` or matching the filters, as CSV text (`url,slug,tags,title,created_at`). */

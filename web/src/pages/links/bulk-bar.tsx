@@ -8,7 +8,7 @@ import './bulk.css';
 
 /**
  * Bulk work on the links list (issue #34): the selection (rows of this page, or every link matching the
- * filters), the bar of actions on it, and a job's progress. Every action is one POST /api/links/bulk-actions;
+ * filters), the bar of actions on it, and a job's progress. Every action is one POST /api/bulk-actions;
  * up to 100 links answer at once, more answer with a job this bar follows until it ends.
  */
 
@@ -66,7 +66,7 @@ function exportHref(selection: Selection, filter: BulkFilter): string {
 
 /** A job's progress, read every second until it ends. */
 function JobProgress({ id, verb, onEnd }: { id: string; verb: string; onEnd: (job: BulkAnswer) => void }) {
-  const loaded = useApi<BulkAnswer>(`/links/bulk-actions/${encodeURIComponent(id)}`);
+  const loaded = useApi<BulkAnswer>(`/bulk-actions/${encodeURIComponent(id)}`);
   const job = loaded.data;
   const ended = job?.status === 'done' || job?.status === 'failed';
   const { reload } = loaded;
@@ -150,7 +150,7 @@ export function BulkBar({
         selection: selection.allMatching ? { filter } : { ids: [...selection.ids] },
         action,
       };
-      const answer = await post<BulkAnswer>('/links/bulk-actions', body);
+      const answer = await post<BulkAnswer>('/bulk-actions', body);
       if (answer.id && answer.status !== 'done') setJob({ id: answer.id, verb: VERBS[action.type] });
       else ended(answer);
     } catch (err) {
