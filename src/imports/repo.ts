@@ -1,5 +1,6 @@
-import { type ExpressionBuilder, type Insertable, type Kysely, type Selectable, sql } from 'kysely';
+import type { ExpressionBuilder, Insertable, Kysely, Selectable } from 'kysely';
 import { lockOrganizationRow, type Store, unitOfWork } from '../store/database.js';
+import { orderFairly } from '../store/fair-order.js';
 import type { Database } from '../store/schema.js';
 import type { ImportError } from './schema.js';
 
@@ -210,14 +211,7 @@ export function createImportRepo(store: Store) {
         .where('id', 'in', (eb) => {
           let pick = eb.selectFrom('imports').select('id').where(claimable(now));
           if (id !== undefined) pick = pick.where('id', '=', id);
-          // ISO times sort as text; '' (never served) sorts before any.
-          const orgServed = sql<string>`coalesce((select max(o.served_at) from imports o where o.org_id = imports.org_id), '')`;
-          return pick
-            .orderBy(orgServed)
-            .orderBy(sql<string>`coalesce(imports.served_at, '')`)
-            .orderBy('created_at')
-            .orderBy('id')
-            .limit(1);
+          return orderFairly(pick, 'imports').limit(1);
         })
         .where(claimable(now))
         .execute();

@@ -1,5 +1,6 @@
-import { type ExpressionBuilder, type Insertable, type Selectable, sql } from 'kysely';
+import type { ExpressionBuilder, Insertable, Selectable } from 'kysely';
 import { lockOrganizationRow, type Store } from '../store/database.js';
+import { orderFairly } from '../store/fair-order.js';
 import type { Database } from '../store/schema.js';
 import type { BulkOutcome } from './bulk-schema.js';
 
@@ -94,19 +95,11 @@ export function createBulkActionRepo(store: Store) {
       await db
         .updateTable('bulk_actions')
         .set({ claim_token: token, claimed_until: until, status: 'running', updated_at: now, served_at: now })
-        .where('id', 'in', (eb) => {
-          // ISO times sort as text; '' (never served) sorts before any.
-          const orgServed = sql<string>`coalesce((select max(o.served_at) from bulk_actions o where o.org_id = bulk_actions.org_id), '')`;
-          return eb
-            .selectFrom('bulk_actions')
-            .select('id')
-            .where(claimable(now))
-            .orderBy(orgServed)
-            .orderBy(sql<string>`coalesce(bulk_actions.served_at, '')`)
-            .orderBy('created_at')
-            .orderBy('id')
-            .limit(1);
-        })
+        .where('id', 'in', (eb) =>
+          orderFairly(eb.selectFrom('bulk_actions').select('id').where(claimable(now)), 'bulk_actions').limit(
+            1,
+          ),
+        )
         .where(claimable(now))
         .execute();
       return db
