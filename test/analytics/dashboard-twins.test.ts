@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Tier } from '../../src/tenancy/plans.js';
+import { eventually } from '../helpers/eventually.js';
 import { type HostedHarness, startHosted } from '../helpers/hosted.js';
 import { storeKinds } from '../helpers/stores.js';
 import { UA } from '../helpers/user-agents.js';
@@ -33,15 +34,6 @@ for (const kind of storeKinds) {
       return { orgId, cookie: cookieOf(login.headers['set-cookie']) };
     }
     const api = (cookie: string, url: string) => h.app.inject({ method: 'GET', url, headers: { cookie } });
-
-    const eventually = async <T>(read: () => Promise<T>, ok: (value: T) => boolean): Promise<T> => {
-      let value = await read();
-      for (let i = 0; i < 100 && !ok(value); i++) {
-        await new Promise((resolve) => setTimeout(resolve, 50));
-        value = await read();
-      }
-      return value;
-    };
 
     it('GET /api/links/:id/clicks lists the clicks newest first; sidekick gets upgrade; other orgs 404', async () => {
       const hero = await member('hero');

@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { eventually } from '../helpers/eventually.js';
 import { type HostedHarness, startHosted } from '../helpers/hosted.js';
 import { storeKinds } from '../helpers/stores.js';
 import { UA } from '../helpers/user-agents.js';
@@ -19,15 +20,6 @@ for (const kind of storeKinds) {
         await h?.close();
         await receiver?.close();
       });
-
-      const eventually = async <T>(read: () => Promise<T>, ok: (value: T) => boolean): Promise<T> => {
-        let value = await read();
-        for (let i = 0; i < 100 && !ok(value); i++) {
-          await new Promise((resolve) => setTimeout(resolve, 50));
-          value = await read();
-        }
-        return value;
-      };
 
       it('records human visits (not bots), redeems a tap once, and sends app.opened with the tap context', async () => {
         const { apiKey } = await h.org('legend');

@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTapTokens } from '../../src/analytics/write/tap-tokens.js';
+import { eventually } from '../helpers/eventually.js';
 import { type HostedHarness, startHosted } from '../helpers/hosted.js';
 import { storeKinds } from '../helpers/stores.js';
 import { UA } from '../helpers/user-agents.js';
@@ -18,15 +19,6 @@ for (const kind of storeKinds) {
       h = await startHosted(kind);
     });
     afterAll(async () => h?.close());
-
-    const eventually = async <T>(read: () => Promise<T>, ok: (value: T) => boolean): Promise<T> => {
-      let value = await read();
-      for (let i = 0; i < 100 && !ok(value); i++) {
-        await new Promise((resolve) => setTimeout(resolve, 50));
-        value = await read();
-      }
-      return value;
-    };
 
     it('is in the OpenAPI document, for /v1 and the dashboard, with its response schema', async () => {
       const doc = (await h.app.inject({ method: 'GET', url: '/openapi.json' })).json();

@@ -1,5 +1,6 @@
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { eventually } from '../helpers/eventually.js';
 import { type HostedHarness, startHosted } from '../helpers/hosted.js';
 import { decodeQrPng } from '../helpers/qr-decode.js';
 import { storeKinds } from '../helpers/stores.js';
@@ -48,15 +49,6 @@ for (const kind of storeKinds) {
         redirect: 'manual',
         headers: { 'user-agent': userAgent },
       });
-    };
-
-    const eventually = async <T>(read: () => Promise<T>, ok: (value: T) => boolean): Promise<T> => {
-      let value = await read();
-      for (let i = 0; i < 100 && !ok(value); i++) {
-        await new Promise((resolve) => setTimeout(resolve, 50));
-        value = await read();
-      }
-      return value;
     };
 
     it('records scans of the PNG code as qr and typed visits as link, everywhere clicks are read', async () => {
