@@ -87,4 +87,25 @@ describe.skipIf(browserSkipReason !== null)('dashboard: bulk actions in Chromium
     expect(errors).toEqual([]);
     await context.close();
   }, 180_000);
+
+  it('a plan without bulk changes says what unlocks them, and still exports the selection', async () => {
+    const who = await dash.server.user('hero');
+    const { page, errors, context } = await openPage(dash.browser);
+    await logIn(page, dash.server.url, who);
+    await apiCall(page, 'POST', '/links', { url: 'https://example.com/hero-one' });
+    await page.reload();
+    await page.getByRole('heading', { name: 'Links', level: 1 }).waitFor();
+    await page.locator('tbody input[type="checkbox"]').first().check();
+    await page.getByText('1 link selected').waitFor();
+    await page.locator('.upgrade[data-feature="bulkCreate"]').waitFor();
+    expect(await page.getByLabel('Tags to add or remove').count()).toBe(0);
+    expect(await page.locator('.lk-bulk-actions').getByRole('button', { name: 'Archive' }).count()).toBe(0);
+    const exported = await page.request.get(
+      `${dash.server.url}${await page.getByRole('link', { name: 'Export CSV' }).getAttribute('href')}`,
+    );
+    expect(exported.status()).toBe(200);
+    expect(await exported.text()).toContain('https://example.com/hero-one');
+    expect(errors).toEqual([]);
+    await context.close();
+  });
 });

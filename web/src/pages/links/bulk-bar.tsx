@@ -2,7 +2,9 @@ import { useEffect, useState } from 'react';
 import { messageOf, post } from '../../api/client';
 import type { Folder } from '../../api/types';
 import { ConfirmDialog } from '../../components/confirm';
+import { UpgradeNotice } from '../../components/gate';
 import { Banner, Button, formatNumber, SelectField, TextField } from '../../components/ui';
+import { useAuthed } from '../../session';
 import { useApi } from '../../use-api';
 import './bulk.css';
 
@@ -122,6 +124,8 @@ export function BulkBar({
   showArchived: boolean;
   onChanged: () => void;
 }) {
+  // Changing many links at once is a plan power (bulkCreate): other plans may still export them.
+  const canChange = useAuthed().features.bulkCreate;
   const [tag, setTag] = useState('');
   const [folder, setFolder] = useState('');
   const [busy, setBusy] = useState(false);
@@ -206,67 +210,78 @@ export function BulkBar({
       {error ? <Banner>{error}</Banner> : null}
       {job ? null : (
         <div className="lk-bulk-actions">
-          <div className="lk-bulk-group">
-            <TextField
-              label="Tags to add or remove"
-              placeholder="spring, promo"
-              value={tag}
-              onChange={(event) => setTag(event.target.value)}
-            />
-            <Button
-              className="btn-small"
-              busy={busy}
-              disabled={tags.length === 0}
-              onClick={() => void run({ type: 'add_tags', tags })}
-            >
-              Add tag
-            </Button>
-            <Button
-              className="btn-small"
-              disabled={busy || tags.length === 0}
-              onClick={() => void run({ type: 'remove_tags', tags })}
-            >
-              Remove tag
-            </Button>
-          </div>
-          {folders ? (
-            <div className="lk-bulk-group">
-              <SelectField
-                label="Move to folder"
-                value={folder}
-                onChange={(event) => setFolder(event.target.value)}
-              >
-                <option value="">No folder</option>
-                {folders.map((f) => (
-                  <option key={f.id} value={f.id}>
-                    {f.name}
-                  </option>
-                ))}
-              </SelectField>
-              <Button
-                className="btn-small"
-                disabled={busy}
-                onClick={() => void run({ type: 'move', folderId: folder || null })}
-              >
-                Move
-              </Button>
-            </div>
+          {canChange ? null : <UpgradeNotice feature="bulkCreate" compact />}
+          {canChange ? (
+            <>
+              <div className="lk-bulk-group">
+                <TextField
+                  label="Tags to add or remove"
+                  placeholder="spring, promo"
+                  value={tag}
+                  onChange={(event) => setTag(event.target.value)}
+                />
+                <Button
+                  className="btn-small"
+                  busy={busy}
+                  disabled={tags.length === 0}
+                  onClick={() => void run({ type: 'add_tags', tags })}
+                >
+                  Add tag
+                </Button>
+                <Button
+                  className="btn-small"
+                  disabled={busy || tags.length === 0}
+                  onClick={() => void run({ type: 'remove_tags', tags })}
+                >
+                  Remove tag
+                </Button>
+              </div>
+              {folders ? (
+                <div className="lk-bulk-group">
+                  <SelectField
+                    label="Move to folder"
+                    value={folder}
+                    onChange={(event) => setFolder(event.target.value)}
+                  >
+                    <option value="">No folder</option>
+                    {folders.map((f) => (
+                      <option key={f.id} value={f.id}>
+                        {f.name}
+                      </option>
+                    ))}
+                  </SelectField>
+                  <Button
+                    className="btn-small"
+                    disabled={busy}
+                    onClick={() => void run({ type: 'move', folderId: folder || null })}
+                  >
+                    Move
+                  </Button>
+                </div>
+              ) : null}
+              <div className="lk-bulk-group">
+                {showArchived ? (
+                  <Button
+                    className="btn-small"
+                    disabled={busy}
+                    onClick={() => void run({ type: 'unarchive' })}
+                  >
+                    Restore
+                  </Button>
+                ) : (
+                  <Button
+                    variant="ghost"
+                    className="btn-small lk-btn-quiet-danger"
+                    disabled={busy}
+                    onClick={() => setConfirming(true)}
+                  >
+                    Archive
+                  </Button>
+                )}
+              </div>
+            </>
           ) : null}
           <div className="lk-bulk-group">
-            {showArchived ? (
-              <Button className="btn-small" disabled={busy} onClick={() => void run({ type: 'unarchive' })}>
-                Restore
-              </Button>
-            ) : (
-              <Button
-                variant="ghost"
-                className="btn-small lk-btn-quiet-danger"
-                disabled={busy}
-                onClick={() => setConfirming(true)}
-              >
-                Archive
-              </Button>
-            )}
             <a className="btn btn-secondary btn-small" href={exportHref(selection, filter)} download>
               Export CSV
             </a>
