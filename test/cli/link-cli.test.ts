@@ -159,6 +159,7 @@ describe('linkhop link', { timeout: 60_000 }, () => {
     expect(json('link', 'stats', made.id, '--org', owner)).toEqual({
       configured: true,
       total: 0,
+      sources: { link: 0, qr: 0 },
       appOpenRate: null,
       outcomes: { opened: 0, browser: 0, broken: 0 },
     });
