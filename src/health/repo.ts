@@ -55,34 +55,50 @@ export async function trackDestination(trx: Db, url: string, nowIso: string): Pr
     .execute();
 }
 
+/** Due destinations `dueHosts` reads per host it may answer: room for hosts holding many due at once. */
+const DUE_WINDOW_PER_HOST = 25;
+
 export function createHealthRepo(db: Executor) {
   return {
     transaction: unitOfWork(db),
 
     track: trackDestination,
 
-    /** Hosts with a destination due and no live lease, oldest due first. */
+    /**
+     * Hosts with a destination due and no live lease, oldest due first. It walks the due destinations in
+     * next-check order through their index and stops after a window of them: grouping every due
+     * destination by host scanned them all on each pass (20 ms at 20,000 due, the event loop held each
+     * time, the redirect's p99 quadrupled beside it). Hosts beyond the window come up as those before them
+     * are checked.
+     */
     async dueHosts(nowIso: string, limit: number): Promise<string[]> {
-      const rows = await db
-        .selectFrom('destinations')
-        .select('host')
-        .where('next_check_at', '<=', nowIso)
-        .where((eb) =>
-          eb.not(
-            eb.exists(
-              eb
-                .selectFrom('health_hosts')
-                .select('health_hosts.host')
-                .whereRef('health_hosts.host', '=', 'destinations.host')
-                .where('health_hosts.claimed_until', '>', nowIso),
+      const hosts = new Set<string>();
+      const window = limit * DUE_WINDOW_PER_HOST;
+      // A host with many destinations due can fill a window alone: look again past the hosts found.
+      for (let look = 0; look < 4 && hosts.size < limit; look++) {
+        const rows = await db
+          .selectFrom('destinations')
+          .select('host')
+          .where('next_check_at', '<=', nowIso)
+          .$if(hosts.size > 0, (query) => query.where('host', 'not in', [...hosts]))
+          .where((eb) =>
+            eb.not(
+              eb.exists(
+                eb
+                  .selectFrom('health_hosts')
+                  .select('health_hosts.host')
+                  .whereRef('health_hosts.host', '=', 'destinations.host')
+                  .where('health_hosts.claimed_until', '>', nowIso),
+              ),
             ),
-          ),
-        )
-        .groupBy('host')
-        .orderBy((eb) => eb.fn.min('next_check_at'))
-        .limit(limit)
-        .execute();
-      return rows.map((row) => row.host);
+          )
+          .orderBy('next_check_at')
+          .limit(window)
+          .execute();
+        for (const row of rows) if (hosts.size < limit) hosts.add(row.host);
+        if (rows.length < window) break;
+      }
+      return [...hosts];
     },
 
     /** Takes the host's lease unless another instance holds a live one: true when this one has it. */

@@ -98,3 +98,40 @@ describe('the destination checker, started', () => {
     expect(unchecked).toEqual([]);
   });
 });
+
+describe('due hosts', () => {
+  it('finds hosts past one that holds hundreds of due destinations, oldest due first', async () => {
+    const testStore = await sqliteKind.create();
+    try {
+      const { db } = testStore.store;
+      const at = (minute: number) => new Date(Date.UTC(2026, 0, 1, 0, minute)).toISOString();
+      const rows = [
+        // The busiest host's 300 destinations are due first, and would fill any window alone.
+        ...Array.from({ length: 300 }, (_, i) => ({
+          url: `https://big.example/p${i}`,
+          host: 'big.example',
+          due: 0,
+        })),
+        ...Array.from({ length: 12 }, (_, i) => ({
+          url: `https://s${i}.example/`,
+          host: `s${i}.example`,
+          due: 1 + i,
+        })),
+      ];
+      for (const row of rows)
+        await db
+          .insertInto('destinations')
+          .values({ id: destinationKey(row.url), url: row.url, host: row.host, next_check_at: at(row.due) })
+          .execute();
+      // A host another instance holds is skipped.
+      await db
+        .insertInto('health_hosts')
+        .values({ host: 's0.example', claim_token: 'other', claimed_until: at(60) })
+        .execute();
+      const hosts = await createHealthRepo(db).dueHosts(at(30), 8);
+      expect(hosts).toEqual(['big.example', ...Array.from({ length: 7 }, (_, i) => `s${i + 1}.example`)]);
+    } finally {
+      await testStore.dispose();
+    }
+  });
+});
