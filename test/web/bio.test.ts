@@ -208,7 +208,7 @@ describe.skipIf(browserSkipReason !== null)('dashboard: bio page editor and medi
     expect((await fetch(`${dash.server.url}/api/public/bio/${handle}`)).status).toBe(404);
     expect(errors).toEqual([]);
     await context.close();
-  });
+  }, 60_000);
 
   it('a hero changes the accent colour: the preview follows before saving, and the public page after', async () => {
     const { page, errors, context } = await signedIn(dash, 'hero');

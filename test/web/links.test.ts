@@ -142,7 +142,7 @@ describe.skipIf(browserSkipReason !== null)('dashboard: the links pages in Chrom
     );
     expect(errors).toEqual([]);
     await context.close();
-  });
+  }, 60_000);
 
   it('shows an A/B variant’s validation message at that variant, and creates nothing', async () => {
     const who = await dash.server.user('hero');
