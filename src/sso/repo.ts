@@ -1,4 +1,6 @@
+import type { Selectable } from 'kysely';
 import { type Executor, type Store, unitOfWork } from '../store/database.js';
+import type { SsoConfigTable } from '../store/migrations/031-sso.js';
 import type { Role } from '../tenancy/permissions.js';
 
 export interface SsoConfigRow {
@@ -29,18 +31,7 @@ const MEMBERSHIP_EVENTS = ['member.removed', 'member.added', 'invite.accepted', 
 /** Single sign-on's SQL: each organization's provider, the identities it linked, the sign-ins under way. */
 export function createSsoRepo(store: Store) {
   const { db } = store;
-  const toConfig = (row: {
-    org_id: string;
-    issuer: string;
-    client_id: string;
-    client_secret_box: string;
-    allowed_domain: string;
-    default_role: string;
-    require_sso: number;
-    display_name: string;
-    created_at: string;
-    updated_at: string;
-  }): SsoConfigRow => ({
+  const toConfig = (row: Selectable<SsoConfigTable>): SsoConfigRow => ({
     orgId: row.org_id,
     issuer: row.issuer,
     clientId: row.client_id,
