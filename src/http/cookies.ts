@@ -7,3 +7,22 @@ export function readCookie(header: string | undefined, name: string): string | u
   }
   return undefined;
 }
+
+/**
+ * A Set-Cookie value for a cookie scripts never read (HttpOnly) and that a top-level navigation from
+ * another site still carries (SameSite=Lax): the session, a password unlock, an SSO sign-in's state.
+ */
+export function httpOnlyCookie(
+  name: string,
+  value: string,
+  options: { path: string; maxAgeSeconds: number; secure: boolean },
+): string {
+  return [
+    `${name}=${value}`,
+    `Path=${options.path}`,
+    `Max-Age=${options.maxAgeSeconds}`,
+    'HttpOnly',
+    'SameSite=Lax',
+    ...(options.secure ? ['Secure'] : []),
+  ].join('; ');
+}

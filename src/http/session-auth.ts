@@ -2,7 +2,7 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { appError } from '../errors.js';
 import { type SessionContext, sessionOrgContext } from '../tenancy/context.js';
 import { authorize } from './authorize.js';
-import { readCookie } from './cookies.js';
+import { httpOnlyCookie, readCookie } from './cookies.js';
 
 export const SESSION_COOKIE = 'lh_session';
 const SESSION_MAX_AGE = 30 * 86_400;
@@ -17,25 +17,11 @@ declare module 'fastify' {
 }
 
 export function sessionCookie(token: string, secure: boolean): string {
-  return [
-    `${SESSION_COOKIE}=${token}`,
-    'Path=/',
-    `Max-Age=${SESSION_MAX_AGE}`,
-    'HttpOnly',
-    'SameSite=Lax',
-    ...(secure ? ['Secure'] : []),
-  ].join('; ');
+  return httpOnlyCookie(SESSION_COOKIE, token, { path: '/', maxAgeSeconds: SESSION_MAX_AGE, secure });
 }
 
 export function clearedSessionCookie(secure: boolean): string {
-  return [
-    `${SESSION_COOKIE}=`,
-    'Path=/',
-    'Max-Age=0',
-    'HttpOnly',
-    'SameSite=Lax',
-    ...(secure ? ['Secure'] : []),
-  ].join('; ');
+  return httpOnlyCookie(SESSION_COOKIE, '', { path: '/', maxAgeSeconds: 0, secure });
 }
 
 export function sessionTokenOf(request: FastifyRequest): string | undefined {

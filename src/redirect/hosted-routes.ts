@@ -1,6 +1,7 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { decideVisit, type VisitPurpose } from '../core/resolve.js';
 import { qrQueryOf, visitSourceOf } from '../core/visit-source.js';
+import { httpOnlyCookie } from '../http/cookies.js';
 import { UNAVAILABLE_RETRY_AFTER_SECONDS } from '../http/errors.js';
 import { sendUnavailablePage } from '../http/html.js';
 import { contentResponse, emptyResponse } from '../http/schemas.js';
@@ -135,14 +136,11 @@ export async function hostedRedirectRoutes(app: FastifyInstance, deps: HostedRed
         await deps.passwordFailures.hit(entry.id);
         return sendVisitResponse(reply, passwordForm(deps, entry, 401, source, 'wrong'));
       }
-      const cookie = [
-        `${passwordCookieName(entry.id)}=${deps.passwordCookies.issue(entry.id, entry.passwordHash)}`,
-        `Path=/${entry.slug}`,
-        `Max-Age=${deps.passwordCookies.maxAge}`,
-        'HttpOnly',
-        'SameSite=Lax',
-        ...(deps.secureCookies ? ['Secure'] : []),
-      ].join('; ');
+      const cookie = httpOnlyCookie(
+        passwordCookieName(entry.id),
+        deps.passwordCookies.issue(entry.id, entry.passwordHash),
+        { path: `/${entry.slug}`, maxAgeSeconds: deps.passwordCookies.maxAge, secure: deps.secureCookies },
+      );
       return reply
         .code(303)
         .header('set-cookie', cookie)

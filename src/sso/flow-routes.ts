@@ -1,7 +1,7 @@
 import type { FastifyInstance, FastifyReply } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { AppError, appError } from '../errors.js';
-import { readCookie } from '../http/cookies.js';
+import { httpOnlyCookie, readCookie } from '../http/cookies.js';
 import type { RateLimiter } from '../http/rate-limit.js';
 import { errorBodies } from '../http/schemas.js';
 import { sessionCookie } from '../http/session-auth.js';
@@ -15,14 +15,7 @@ const FLOW_PATH = '/api/sso';
 
 function stateCookie(value: string, maxAge: number, secure: boolean): string {
   // Lax: the provider sends the browser back with a top-level GET, which carries a Lax cookie.
-  return [
-    `${SSO_STATE_COOKIE}=${value}`,
-    `Path=${FLOW_PATH}`,
-    `Max-Age=${maxAge}`,
-    'HttpOnly',
-    'SameSite=Lax',
-    ...(secure ? ['Secure'] : []),
-  ].join('; ');
+  return httpOnlyCookie(SSO_STATE_COOKIE, value, { path: FLOW_PATH, maxAgeSeconds: maxAge, secure });
 }
 
 export interface SsoFlowDeps {
