@@ -15,6 +15,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { generator, load } from './load.mjs';
 import { SERVER_FLAGS } from './server-flags.mjs';
+import { sleep, waitForHealth } from './wait-for-health.mjs';
 
 const DIST = process.env.BENCH_DIST ?? 'dist';
 const LINKS = Number(process.env.BENCH_HEALTH_LINKS ?? 20_000);
@@ -32,7 +33,6 @@ const DESKTOP =
   'Mozilla/5.0 (Windows NT 10.0; Win64; x64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/131.0.0.0 Safari/537.36';
 const PORTS = { bare: 4531, off: 4532, on: 4533 };
 
-const sleep = (ms) => new Promise((resolve) => setTimeout(resolve, ms));
 const median = (values) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)];
 const rssMb = (pid) => {
   const line = readFileSync(`/proc/${pid}/status`, 'utf8').match(/VmRSS:\s+(\d+) kB/);
@@ -95,16 +95,6 @@ function startHosted(port, file, env) {
   });
 }
 
-async function waitForHealth(url) {
-  for (let i = 0; i < 400; i++) {
-    try {
-      if ((await fetch(`${url}/health`)).ok) return;
-    } catch {}
-    await sleep(50);
-  }
-  throw new Error(`${url} did not come up`);
-}
-
 /** The benched link, made as a user would: an organization from the CLI, the link through /v1. */
 async function createLink(port, file) {
   const org = JSON.parse(
@@ -153,7 +143,7 @@ const servers = {
 };
 try {
   for (const name of ['off', 'on']) {
-    await waitForHealth(`http://127.0.0.1:${PORTS[name]}`);
+    await waitForHealth(`http://127.0.0.1:${PORTS[name]}`, 400);
     await createLink(PORTS[name], files[name]);
   }
   const urls = {

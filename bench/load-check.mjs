@@ -9,6 +9,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import autocannon from 'autocannon';
 import { SERVER_FLAGS } from './server-flags.mjs';
+import { sleep, waitForHealth } from './wait-for-health.mjs';
 
 const SECONDS = Number(process.env.BENCH_LOAD_SECONDS ?? 30);
 const RATIO_SECONDS = Number(process.env.BENCH_DURATION ?? 5);
@@ -25,18 +26,6 @@ const HUMANS = [
   'Mozilla/5.0 (Linux; Android 13; SM-G991B) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/131.0.0.0 Mobile Safari/537.36',
   'Mozilla/5.0 (Macintosh; Intel Mac OS X 14_5) AppleWebKit/605.1.15 (KHTML, like Gecko) Version/17.5 Safari/605.1.15',
 ];
-
-const sleep = (ms) => new Promise((resolve) => setTimeout(resolve, ms));
-
-async function waitForHealth(url) {
-  for (let i = 0; i < 200; i++) {
-    try {
-      if ((await fetch(`${url}/health`)).ok) return;
-    } catch {}
-    await sleep(50);
-  }
-  throw new Error(`${url} did not come up`);
-}
 
 /** A human answer: the redirect (301/302) or the escape page (200). */
 const answered = (result) =>

@@ -7,6 +7,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { generator, load } from './load.mjs';
 import { SERVER_FLAGS } from './server-flags.mjs';
+import { sleep, waitForHealth } from './wait-for-health.mjs';
 
 const DURATION = Number(process.env.BENCH_DURATION ?? 5);
 // Five: on a shared 2-core machine one round in three or four is off by 20 % or more either way.
@@ -43,19 +44,6 @@ const PER_REQUEST = {
     'joined around 3 nonces + 2 tokens, click record (ring); everything else precompiled per (link, cell, ' +
     'strategy)',
 };
-
-const sleep = (ms) => new Promise((resolve) => setTimeout(resolve, ms));
-
-async function waitForHealth(url) {
-  for (let i = 0; i < 200; i++) {
-    try {
-      const response = await fetch(`${url}/health`);
-      if (response.ok) return;
-    } catch {}
-    await sleep(50);
-  }
-  throw new Error(`${url} did not come up`);
-}
 
 /** CPU seconds (user + system) a process has used so far, from /proc: the server's cost, not the client's. */
 function cpuSeconds(pid) {
