@@ -8,11 +8,11 @@
 // round (the baseline); the report gives both ratios, their quotient (checker on / off), the checks made
 // meanwhile, and each server's RSS after every round (flat or not).
 import { execFileSync, fork, spawn } from 'node:child_process';
-import { randomUUID } from 'node:crypto';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { createServer } from 'node:http';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { seedDestinations } from './health-seed.mjs';
 import { generator, load } from './load.mjs';
 import { SERVER_FLAGS } from './server-flags.mjs';
 import { sleep, waitForHealth } from './wait-for-health.mjs';
@@ -56,27 +56,15 @@ const { destinationKey } = await import(`../${DIST}/health/key.js`);
 async function seed(file) {
   const store = openStore(`sqlite:${file}`);
   await migrateToLatest(store);
-  const { sqlite } = store;
-  const now = new Date().toISOString();
-  const orgId = randomUUID();
-  sqlite
-    .prepare('insert into organizations (id, name, tier, created_at) values (?, ?, ?, ?)')
-    .run(orgId, 'Seeded', 'legend', now);
-  const link = sqlite.prepare(
-    'insert into links (id, org_id, host, slug, destination, destination_key, created_at, updated_at) values (?, ?, ?, ?, ?, ?, ?, ?)',
-  );
-  const destination = sqlite.prepare(
-    'insert into destinations (id, url, host, next_check_at) values (?, ?, ?, ?)',
-  );
-  sqlite.transaction(() => {
-    for (let i = 0; i < LINKS; i++) {
-      const host = `${loopback(i % HOSTS)}:${targetPort}`;
-      const url = `http://${host}/d${i}`;
-      const key = destinationKey(url);
-      destination.run(key, url, host, now);
-      link.run(randomUUID(), orgId, '', `s${i.toString(36)}`, url, key, now, now);
-    }
-  })();
+  const hostOf = (i) => `${loopback(i % HOSTS)}:${targetPort}`;
+  seedDestinations(store.sqlite, {
+    links: LINKS,
+    destinations: LINKS,
+    urlOf: (i) => `http://${hostOf(i)}/d${i}`,
+    hostOf,
+    destinationKey,
+    nowIso: new Date().toISOString(),
+  });
   await store.close();
 }
 

@@ -15,6 +15,7 @@ import { createServer } from 'node:http';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
+import { seedDestinations } from './health-seed.mjs';
 
 const DIST = process.env.LINKHOP_DIST
   ? `${pathToFileURL(resolve(process.env.LINKHOP_DIST)).href}/`
@@ -49,26 +50,14 @@ await migrateToLatest(store);
 const sqlite = store.sqlite;
 const T0 = Date.now();
 const started = performance.now();
-const orgId = randomUUID();
-sqlite
-  .prepare('insert into organizations (id, name, tier, created_at) values (?, ?, ?, ?)')
-  .run(orgId, 'Bench', 'legend', new Date(T0).toISOString());
-const insertLink = sqlite.prepare(
-  'insert into links (id, org_id, host, slug, destination, destination_key, created_at, updated_at) values (?, ?, ?, ?, ?, ?, ?, ?)',
-);
-const insertDestination = sqlite.prepare(
-  'insert into destinations (id, url, host, next_check_at) values (?, ?, ?, ?)',
-);
-const now = new Date(T0).toISOString();
-const keys = Array.from({ length: DESTINATIONS }, (_, i) => destinationKey(destinationOf(i)));
-sqlite.transaction(() => {
-  for (let i = 0; i < DESTINATIONS; i++)
-    insertDestination.run(keys[i], destinationOf(i), `h${i % HOSTS}.bench.test:${port}`, now);
-  for (let i = 0; i < LINKS; i++) {
-    const d = i % DESTINATIONS;
-    insertLink.run(randomUUID(), orgId, '', `s${i.toString(36)}`, destinationOf(d), keys[d], now, now);
-  }
-})();
+seedDestinations(sqlite, {
+  links: LINKS,
+  destinations: DESTINATIONS,
+  urlOf: destinationOf,
+  hostOf: (i) => `h${i % HOSTS}.bench.test:${port}`,
+  destinationKey,
+  nowIso: new Date(T0).toISOString(),
+});
 const seeded = (performance.now() - started) / 1000;
 console.log(`seeded ${LINKS} links, ${DESTINATIONS} destinations, ${HOSTS} hosts in ${seeded.toFixed(1)} s`);
 
