@@ -130,13 +130,18 @@ function openPostgres(url: string, options: OpenStoreOptions): Store {
   const connect = pool.connect.bind(pool) as (...args: unknown[]) => unknown;
   (pool as unknown as { connect: (...args: unknown[]) => unknown }).connect = (...args) => {
     if (args.length > 0) return connect(...args);
+    const startedAt = Date.now();
     return (connect() as Promise<pg.PoolClient>).then(
       (client) => {
         health.markUp();
         return client;
       },
       (error: unknown) => {
-        if (isConnectionError(error)) health.markDown(error);
+        // A connect begun before the latest success (slow under load, timed out after the database came
+        // back) is older news than that success: without the start time, recovery logged a second outage.
+        // Waiting for a free client past the timeout is the pool being busy, not the database away: the
+        // caller still gets its 503, but health only hears of failures to reach the database.
+        if (isConnectionError(error) && !isPoolWaitTimeout(error)) health.markDown(error, startedAt);
         throw error;
       },
     );
@@ -187,3 +192,7 @@ export function isUniqueViolation(error: unknown): boolean {
 function redact(url: string): string {
   return url.replace(/\/\/[^@/]*@/, '//***@');
 }
+
+/** pg-pool's own error when no client came free within the connect timeout (its wording, pg-pool 3.x). */
+const isPoolWaitTimeout = (error: unknown) =>
+  error instanceof Error && error.message === 'timeout exceeded when trying to connect';

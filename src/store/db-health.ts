@@ -11,7 +11,11 @@ export interface DbHealth {
   /** The last connection-class error seen, as text; null once the database is up again. */
   readonly lastError: string | null;
   markUp(): void;
-  markDown(error: unknown): void;
+  /**
+   * `startedAt` (epoch ms) is when the failed attempt began, for a connect: an attempt that began before
+   * the latest success is older news than that success (it was slow, not refused), and changes nothing.
+   */
+  markDown(error: unknown, startedAt?: number): void;
   /** Called with the new state on every change (one log line per transition). */
   onChange(listener: (up: boolean, error: string | null) => void): void;
 }
@@ -20,6 +24,7 @@ export function createDbHealth(now: () => number = Date.now): DbHealth {
   let up = true;
   let since = now();
   let lastError: string | null = null;
+  let lastUpAt = Number.NEGATIVE_INFINITY;
   const listeners: ((up: boolean, error: string | null) => void)[] = [];
   const change = (next: boolean) => {
     if (next === up) return;
@@ -45,9 +50,11 @@ export function createDbHealth(now: () => number = Date.now): DbHealth {
     },
     markUp() {
       lastError = null;
+      lastUpAt = now();
       change(true);
     },
-    markDown(error) {
+    markDown(error, startedAt) {
+      if (startedAt !== undefined && startedAt < lastUpAt) return;
       lastError = error instanceof Error ? error.message : String(error);
       change(false);
     },

@@ -87,6 +87,27 @@ describe.skipIf(postgresKind.skipReason !== null)('PostgreSQL pool with its conn
     expect(unhandled).toEqual([]);
   });
 
+  it('a query that waits past the timeout for a busy pool gets 503, and health stays up', async () => {
+    const busy = openStore(testStore.url, {
+      ...(testStore.schema ? { schema: testStore.schema } : {}),
+      maxConnections: 1,
+    });
+    try {
+      const holding = sql`select pg_sleep(1.5)`.execute(busy.db);
+      const waited = await sql`select 1`.execute(busy.db).then(
+        () => null,
+        (caught: unknown) => caught,
+      );
+      await holding;
+      expect((waited as Error).message).toBe('timeout exceeded when trying to connect');
+      expect(toAppError(waited).status).toBe(503);
+      // The database answered all along: a full pool is load, not an outage, and logs no "unreachable".
+      expect(busy.health.up).toBe(true);
+    } finally {
+      await busy.close();
+    }
+  });
+
   it('a statement that runs past the serving timeout is cancelled and maps to 503, not 500', async () => {
     const error = await sql`select pg_sleep(2)`.execute(store.db).then(
       () => null,
