@@ -65,7 +65,7 @@ console.log(`seeded ${LINKS} links, ${DESTINATIONS} destinations, ${HOSTS} hosts
 let simNow = T0;
 const fetcher = createGuardedFetcher({ allowPrivate: true, lookup: async () => ['127.0.0.1'] });
 const checker = createHealthChecker({
-  repo: createHealthRepo(store.db),
+  repo: createHealthRepo(store.db, store.dialect),
   fetcher,
   signals: [],
   now: () => simNow,

@@ -35,6 +35,7 @@ export function composeHealth(parts: {
   const fetcher = createGuardedFetcher({
     allowPrivate: config.allowPrivateHealthTargets,
     timeoutMs: CHECK_TIMEOUT_MS,
+    keepAlive: false,
   });
   const digest = createHealthDigest({
     repo,

@@ -75,7 +75,7 @@ export async function composeLinks(parts: {
   const { audit, events } = outbox;
   const { cache } = hosts;
   const { now } = shared;
-  const healthRepo = createHealthRepo(store.db);
+  const healthRepo = createHealthRepo(store.db, store.dialect);
   const links = createLinkService({
     repo: hosts.linkRepo,
     table: shared.table,

@@ -1,7 +1,8 @@
 import type { Kysely, Transaction } from 'kysely';
 import type { CheckOutcome, DestinationHealth, HealthState } from '../core/health.js';
-import { type Executor, unitOfWork } from '../store/database.js';
+import type { Dialect, Executor } from '../store/database.js';
 import type { Database } from '../store/schema.js';
+import { yieldingUnitOfWork } from '../store/yielding-work.js';
 import { destinationKey } from './key.js';
 
 /** A destination as the checker reads it. */
@@ -58,9 +59,14 @@ export async function trackDestination(trx: Db, url: string, nowIso: string): Pr
 /** Due destinations `dueHosts` reads per host it may answer: room for hosts holding many due at once. */
 const DUE_WINDOW_PER_HOST = 25;
 
-export function createHealthRepo(db: Executor) {
+/**
+ * The checker is a background job beside the redirect: its transactions yield to the click writer instead
+ * of waiting for its lock on the event loop (store/yielding-work.ts).
+ */
+export function createHealthRepo(db: Executor, dialect: Dialect) {
+  const transaction = yieldingUnitOfWork(db, dialect);
   return {
-    transaction: unitOfWork(db),
+    transaction,
 
     track: trackDestination,
 
@@ -101,30 +107,45 @@ export function createHealthRepo(db: Executor) {
       return [...hosts];
     },
 
-    /** Takes the host's lease unless another instance holds a live one: true when this one has it. */
-    async claimHost(host: string, token: string, nowIso: string, untilIso: string): Promise<boolean> {
-      const row = await db
-        .insertInto('health_hosts')
-        .values({ host, claimed_until: untilIso, claim_token: token })
-        .onConflict((oc) =>
-          oc
-            .column('host')
-            .doUpdateSet({ claimed_until: untilIso, claim_token: token })
-            .where((eb) =>
-              eb.or([
-                eb('health_hosts.claimed_until', 'is', null),
-                eb('health_hosts.claimed_until', '<=', nowIso),
-              ]),
-            ),
-        )
-        .returning('host')
-        .executeTakeFirst();
-      return row !== undefined;
+    /**
+     * Takes the leases of these hosts that no other instance holds live, in one transaction (one write of
+     * the pass, not one per host): the hosts this instance now has.
+     */
+    async claimHosts(
+      hosts: readonly string[],
+      token: string,
+      nowIso: string,
+      untilIso: string,
+    ): Promise<string[]> {
+      if (hosts.length === 0) return [];
+      return transaction(async (trx) => {
+        const claimed: string[] = [];
+        for (const host of hosts) {
+          const row = await trx
+            .insertInto('health_hosts')
+            .values({ host, claimed_until: untilIso, claim_token: token })
+            .onConflict((oc) =>
+              oc
+                .column('host')
+                .doUpdateSet({ claimed_until: untilIso, claim_token: token })
+                .where((eb) =>
+                  eb.or([
+                    eb('health_hosts.claimed_until', 'is', null),
+                    eb('health_hosts.claimed_until', '<=', nowIso),
+                  ]),
+                ),
+            )
+            .returning('host')
+            .executeTakeFirst();
+          if (row) claimed.push(host);
+        }
+        return claimed;
+      });
     },
 
-    /** Gives the lease back, held until `untilIso` so that no instance asks the host again too soon. */
-    async releaseHost(host: string, token: string, untilIso: string): Promise<void> {
-      await db
+    /** Gives a lease back, held until `untilIso` so that no instance asks the host again too soon. */
+    async releaseHost(trx: Db, host: string, token: string, untilIso: string): Promise<void> {
+      await trx
         .updateTable('health_hosts')
         .set({ claimed_until: untilIso, claim_token: null })
         .where('host', '=', host)
@@ -198,8 +219,8 @@ export function createHealthRepo(db: Executor) {
     },
 
     /** A destination no live link points at any more is forgotten (a link coming back tracks it again). */
-    async forget(id: string): Promise<void> {
-      await db.deleteFrom('destinations').where('id', '=', id).execute();
+    async forget(trx: Db, id: string): Promise<void> {
+      await trx.deleteFrom('destinations').where('id', '=', id).execute();
     },
 
     /** Writes a check's result, its history row (keeping the last HISTORY), and the next check's time. */

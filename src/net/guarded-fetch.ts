@@ -48,6 +48,11 @@ export interface GuardedFetcherOptions {
   lookup?: (host: string) => Promise<string[]>;
   /** Trust roots replacing the system ones (tests with a self-signed certificate, private CAs). */
   ca?: string | string[];
+  /**
+   * False closes each connection after its response (the destination checker: one request to a host,
+   * then none for minutes, and a socket held for the keep-alive would outlive a young-generation GC).
+   */
+  keepAlive?: boolean;
 }
 
 export interface GuardedRequestInit {
@@ -254,6 +259,7 @@ export function createGuardedFetcher(options: GuardedFetcherOptions): GuardedFet
           signal: controller.signal,
           headersTimeout: timeoutMs,
           bodyTimeout: timeoutMs,
+          ...(options.keepAlive === false ? { reset: true } : {}),
         });
         const res = await abortable(pending, controller.signal);
         const location = res.headers.location;

@@ -54,6 +54,9 @@ export interface OpenStoreOptions {
   sqliteCacheMb?: number;
 }
 
+/** SQLite: how long a statement waits for another connection's write lock before SQLITE_BUSY. */
+export const SQLITE_BUSY_TIMEOUT_MS = 5000;
+
 /** How long a new connection, or a free one from a full pool, may take before the caller gets an error. */
 export const CONNECT_TIMEOUT_MS = 1000;
 
@@ -81,7 +84,7 @@ function openSqlite(path: string, cacheMb: number | undefined): Store {
   // the busy timeout lets a second process (the CLI beside the server) wait instead of failing.
   database.pragma('journal_mode = WAL');
   database.pragma('synchronous = FULL');
-  database.pragma('busy_timeout = 5000');
+  database.pragma(`busy_timeout = ${SQLITE_BUSY_TIMEOUT_MS}`);
   database.pragma('foreign_keys = ON');
   // The click writer's batches dirty one or two index and rollup pages per link they touch; past the
   // default page cache those spill mid-transaction and are read back. A ceiling, not an allocation,

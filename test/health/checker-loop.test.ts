@@ -68,7 +68,7 @@ describe('the destination checker, started', () => {
     const fetcher = createGuardedFetcher({ allowPrivate: true, lookup: async () => ['127.0.0.1'] });
     const errors: unknown[] = [];
     const checker = createHealthChecker({
-      repo: createHealthRepo(testStore.store.db),
+      repo: createHealthRepo(testStore.store.db, testStore.store.dialect),
       fetcher,
       signals: [],
       now: Date.now,
@@ -128,7 +128,7 @@ describe('due hosts', () => {
         .insertInto('health_hosts')
         .values({ host: 's0.example', claim_token: 'other', claimed_until: at(60) })
         .execute();
-      const hosts = await createHealthRepo(db).dueHosts(at(30), 8);
+      const hosts = await createHealthRepo(db, testStore.store.dialect).dueHosts(at(30), 8);
       expect(hosts).toEqual(['big.example', ...Array.from({ length: 7 }, (_, i) => `s${i + 1}.example`)]);
     } finally {
       await testStore.dispose();

@@ -203,6 +203,17 @@ describe('guarded fetch, allowPrivate: true', () => {
     });
   });
 
+  it('keepAlive: false asks the server to close the connection after its response', async () => {
+    const base = await httpServer((req, res) => res.end(req.headers.connection ?? ''));
+    const closing = await fetcher({ allowPrivate: true, keepAlive: false }).request(`${base}/a`, {
+      method: 'GET',
+    });
+    expect(closing.body.toString()).toBe('close');
+    expect(closing.headers.connection).toBe('close');
+    const keeping = await fetcher({ allowPrivate: true }).request(`${base}/a`, { method: 'GET' });
+    expect(keeping.body.toString()).toBe('keep-alive');
+  });
+
   it('POSTs the body and headers', async () => {
     const base = await httpServer(async (req, res) => {
       const body = await readBody(req);
