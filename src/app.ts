@@ -269,7 +269,7 @@ export async function composeHosted(
     now,
   });
   const bulkActions = composeBulkActions({ store, links, linkRepo: hosts.linkRepo, accounts, logger, now });
-  const { clicks, tapTokens, analytics, bandit, abTests, ...tracking } = composeAnalytics({
+  const { clicks, tapTokens, analytics, bandit, abTests, held, ...tracking } = composeAnalytics({
     config,
     store,
     logger,
@@ -284,7 +284,7 @@ export async function composeHosted(
   });
   const social = composeSocial({ config, store, logger, audit, links, analytics, sessionSecret, now });
   const redirect = composeRedirect({ config, shared, hosts, linkExpiry, clicks, tapTokens, bandit });
-  const metrics = composeMetrics({ store, shared, outbox, hosts, clicks, redirect });
+  const metrics = composeMetrics({ store, shared, outbox, hosts, clicks, redirect, held });
   const groups = { shared, outbox, crowd, hosts, people, linking, imports, analytics, social, redirect };
   const app = await buildHostedApp(
     hostedAppDeps(config, store, logger, metrics, { ...groups, abTests, bulkActions, sso }),

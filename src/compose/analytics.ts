@@ -57,9 +57,11 @@ export function composeAnalytics(deps: AnalyticsDeps) {
     logger,
     dir: config.spillDir,
   });
+  // Without Redis, spent tap ids are held in this instance's memory (counted on /metrics).
+  const memoryOneShot = deps.redis ? null : createMemoryOneShot();
   const tapTokens = createTapTokens({
     secret: deps.sessionSecret,
-    oneShot: deps.redis ? createRedisOneShot(deps.redis) : createMemoryOneShot(),
+    oneShot: memoryOneShot ?? createRedisOneShot(deps.redis as NonNullable<typeof deps.redis>),
   });
   const analytics = createAnalyticsService({
     store,
@@ -101,6 +103,8 @@ export function composeAnalytics(deps: AnalyticsDeps) {
     analytics,
     bandit,
     abTests,
+    /** What analytics hold in memory, for /metrics: spent tap ids (without Redis) and refused outcomes. */
+    held: () => ({ tapIds: memoryOneShot?.size() ?? 0, outcomes: outcomeQueue.stats().held }),
     start() {
       clicks.start();
       retention.start();

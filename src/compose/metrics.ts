@@ -16,6 +16,8 @@ export function composeMetrics(parts: {
   hosts: Hosts;
   clicks: ReturnType<typeof clickSink>;
   redirect: Pick<ReturnType<typeof composeRedirect>, 'respondToVisit' | 'classify'>;
+  /** What analytics hold in memory (compose/analytics.ts). */
+  held: () => { tapIds: number; outcomes: number };
 }) {
   const { store, shared, clicks } = parts;
   const { redis, limits } = shared;
@@ -30,6 +32,8 @@ export function composeMetrics(parts: {
       compiled_pages: parts.redirect.respondToVisit.pages(),
       ua_classifier: { entries: parts.redirect.classify.entries() },
       rate_limits: { entries: keysHeld(Object.values(limits)) },
+      tap_ids: { entries: parts.held().tapIds },
+      held_outcomes: { entries: parts.held().outcomes },
     }),
   });
 }

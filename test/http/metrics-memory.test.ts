@@ -128,6 +128,28 @@ describe('memory metrics of a hosted service with its click writer thread', () =
       );
   });
 
+  it('counts the tap ids held in memory (no Redis): one per reported tap, a replay holds nothing more', async () => {
+    const slug = await createLink(await newKey(), 'https://www.youtube.com/watch?v=metrics00');
+    const page = await (await visit(slug, UA.instagramIos)).text();
+    const token = /<meta name="linkhop-tap" content="([^"]+)">/.exec(page)?.[1];
+    expect(token).toBeTruthy();
+    const before = await scrape();
+    const report = () =>
+      fetch(`${origin}/api/public/tap`, {
+        method: 'POST',
+        headers: { 'content-type': 'text/plain' },
+        body: JSON.stringify({ token, outcome: 'opened' }),
+      });
+    expect((await report()).status).toBe(204);
+    await report();
+    const after = await scrape();
+    const held = (text: string, cache: string) =>
+      sample(text, `linkhop_cache_entries{cache="${cache}"}`) as number;
+    expect(held(after, 'tap_ids') - held(before, 'tap_ids')).toBe(1);
+    // Outcomes the store refused wait in memory to be retried: none here, the store took it.
+    expect(held(after, 'held_outcomes')).toBe(0);
+  });
+
   it('counts the keys the in-process rate limits hold', async () => {
     const before = sample(await scrape(), 'linkhop_cache_entries{cache="rate_limits"}') as number;
     // A new key's first /v1 call is a new key for the /v1 limit.

@@ -239,11 +239,13 @@ export type TapTokens = ReturnType<typeof createTapTokens>;
  * One instance's guard: a bounded map of tap id -> expiry. When full, expired ids go first, then the
  * oldest; a replay of an evicted id still cannot count twice, because the store keeps the first outcome.
  */
-export function createMemoryOneShot(options: { maxEntries?: number; now?: () => number } = {}): OneShot {
+export function createMemoryOneShot(
+  options: { maxEntries?: number; now?: () => number } = {},
+): OneShot & { size(): number } {
   const maxEntries = options.maxEntries ?? 100_000;
   const now = options.now ?? Date.now;
   const seen = new Map<string, number>();
-  return async (tapId, ttlMs) => {
+  const oneShot: OneShot = async (tapId, ttlMs) => {
     const at = now();
     const expiry = seen.get(tapId);
     if (expiry !== undefined && expiry > at) return false;
@@ -258,6 +260,8 @@ export function createMemoryOneShot(options: { maxEntries?: number; now?: () => 
     seen.set(tapId, at + ttlMs);
     return true;
   };
+  /** Tap ids held (for /metrics: up to maxEntries of them, about 100 bytes each). */
+  return Object.assign(oneShot, { size: () => seen.size });
 }
 
 /** Every instance's guard (REDIS_URL): `SET key 1 PX ttl NX` succeeds once per tap id. */
