@@ -48,7 +48,10 @@ export function registerV1Auth(app: FastifyInstance, deps: V1AuthDeps): void {
       : await deps.limiter.hit(bucket);
     setRateHeaders(reply, decision);
     // A valid key on a plan without the API hears why; anything else hears only that a key is needed.
-    if (!org) throw appError('unauthorized', found && 'refused' in found ? found.refused : undefined);
+    if (!org) {
+      reply.header('www-authenticate', bearerChallenge(request.headers.authorization, found !== null));
+      throw appError('unauthorized', found && 'refused' in found ? found.refused : undefined);
+    }
     if (!decision.allowed) {
       throw appError('rate_limited', `Rate limit of ${decision.limit} requests per minute exceeded`, {
         retryAfter: decision.resetSeconds,
@@ -58,6 +61,16 @@ export function registerV1Auth(app: FastifyInstance, deps: V1AuthDeps): void {
     request.org = { orgId, tier, features, actor, keyMaker: { createdBy, orgOwned } };
     authorize(request, { type: 'key', scopes: org.scopes });
   });
+}
+
+/**
+ * RFC 6750's challenge on every 401, so that HTTP clients and agents (MCP clients read it first) know a
+ * Bearer key is what is asked: `invalid_token` only when a Bearer credential was given and is no key of
+ * ours; a refused key (a plan without the API) is valid, and no credential at all gets no error code.
+ */
+function bearerChallenge(authorization: string | undefined, known: boolean): string {
+  const bearer = authorization !== undefined && /^bearer\s/i.test(authorization);
+  return bearer && !known ? 'Bearer realm="linkhop", error="invalid_token"' : 'Bearer realm="linkhop"';
 }
 
 /** The organization of an authenticated request; the hooks guarantee it is set. */

@@ -25,20 +25,24 @@ for (const kind of storeKinds) {
     });
 
     it.each([
-      ['no header', undefined],
-      ['a malformed key', 'Bearer not-a-key'],
-      ['an unknown key', `Bearer svc_${'A'.repeat(43)}`],
-      ['a basic scheme', `Basic svc_${'A'.repeat(43)}`],
-    ])('401 with %s, with the error body and the rate headers', async (_name, authorization) => {
-      const response = await h.app.inject({
-        method: 'GET',
-        url: '/v1/me',
-        headers: authorization ? { authorization } : {},
-      });
-      expect(response.statusCode).toBe(401);
-      expect(response.json()).toMatchObject({ error: 'unauthorized', message: expect.any(String) });
-      expect(response.headers['x-ratelimit-limit']).toBe('120');
-    });
+      ['no header', undefined, 'Bearer realm="linkhop"'],
+      ['a malformed key', 'Bearer not-a-key', 'Bearer realm="linkhop", error="invalid_token"'],
+      ['an unknown key', `Bearer svc_${'A'.repeat(43)}`, 'Bearer realm="linkhop", error="invalid_token"'],
+      ['a basic scheme', `Basic svc_${'A'.repeat(43)}`, 'Bearer realm="linkhop"'],
+    ])(
+      '401 with %s, with the error body, the rate headers and a Bearer challenge',
+      async (_name, authorization, challenge) => {
+        const response = await h.app.inject({
+          method: 'GET',
+          url: '/v1/me',
+          headers: authorization ? { authorization } : {},
+        });
+        expect(response.statusCode).toBe(401);
+        expect(response.json()).toMatchObject({ error: 'unauthorized', message: expect.any(String) });
+        expect(response.headers['x-ratelimit-limit']).toBe('120');
+        expect(response.headers['www-authenticate']).toBe(challenge);
+      },
+    );
 
     it('a revoked key is refused on the very next request', async () => {
       const { apiKey, keyId } = await h.org('legend');
@@ -49,7 +53,10 @@ for (const kind of storeKinds) {
 
     it('a plan without the API is 401, and so is a key after a downgrade', async () => {
       const hero = await h.org('hero');
-      expect((await h.v1(hero.apiKey, { method: 'GET', url: '/v1/me' })).statusCode).toBe(401);
+      const refused = await h.v1(hero.apiKey, { method: 'GET', url: '/v1/me' });
+      expect(refused.statusCode).toBe(401);
+      // The key is genuine: the challenge names no invalid token.
+      expect(refused.headers['www-authenticate']).toBe('Bearer realm="linkhop"');
       const legend = await h.org('legend');
       await h.accounts.setTier(legend.orgId, 'hero');
       expect((await h.v1(legend.apiKey, { method: 'GET', url: '/v1/me' })).statusCode).toBe(401);
