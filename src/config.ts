@@ -1,6 +1,9 @@
 import { isIP } from 'node:net';
 import { z } from 'zod';
+import { ConfigError, shownValue } from './config-error.js';
 import { TIERS, type Tier } from './tenancy/plans.js';
+
+export { ConfigError } from './config-error.js';
 
 /**
  * The one place that reads the environment. Every variable of decisions.md is here with its default,
@@ -195,18 +198,6 @@ export interface Config {
 
 export type TrustProxy = false | number | string[];
 
-export class ConfigError extends Error {
-  constructor(readonly problems: string[]) {
-    // One problem is its own sentence; several are listed under one heading.
-    super(
-      problems.length === 1
-        ? (problems[0] as string)
-        : `Invalid configuration:\n${problems.map((problem) => `  - ${problem}`).join('\n')}`,
-    );
-    this.name = 'ConfigError';
-  }
-}
-
 /**
  * What each variable accepts, in words, for those whose schema would otherwise answer in Zod's terms
  * ("expected number, received NaN"). The others' schemas word their own messages, naming the variable.
@@ -227,20 +218,13 @@ const ACCEPTED: Partial<Record<keyof Env, string>> = {
   LOG_LEVEL: 'one of fatal, error, warn, info, debug, trace, silent',
 };
 
-/** The value as given, for the message: a URL's part after its scheme may hold a password, never shown. */
-function shown(value: unknown): string {
-  if (typeof value !== 'string') return '';
-  const safe = /^[a-z][a-z0-9+.-]*:\/\//i.test(value) ? `${value.slice(0, value.indexOf('//') + 2)}…` : value;
-  return `, not "${safe.length > 60 ? `${safe.slice(0, 59)}…` : safe}"`;
-}
-
 /** One sentence per variable that is wrong, naming it and what it accepts. */
 function problemsOf(issues: readonly z.core.$ZodIssue[], env: NodeJS.ProcessEnv): string[] {
   const problems = new Set<string>();
   for (const issue of issues) {
     const name = String(issue.path[0] ?? '');
     const accepted = ACCEPTED[name as keyof Env];
-    if (accepted) problems.add(`${name} must be ${accepted}${shown(env[name])}`);
+    if (accepted) problems.add(`${name} must be ${accepted}${shownValue(env[name])}`);
     else if (issue.message.includes(name)) problems.add(issue.message);
     else problems.add(`${name}: ${issue.message}`);
   }
@@ -259,7 +243,7 @@ export function parseConfig(env: NodeJS.ProcessEnv, mode: ServerMode): Config {
   const databaseUrl = e.DATABASE_URL ?? defaultDb;
   if (!/^(sqlite:|postgres:\/\/|postgresql:\/\/)/.test(databaseUrl)) {
     throw new ConfigError([
-      `DATABASE_URL must be sqlite:<path> (e.g. sqlite:./data/linkhop.db) or postgres://user:password@host:5432/database${shown(databaseUrl)}`,
+      `DATABASE_URL must be sqlite:<path> (e.g. sqlite:./data/linkhop.db) or postgres://user:password@host:5432/database${shownValue(databaseUrl)}`,
     ]);
   }
   const dataDir = databaseUrl.startsWith('sqlite:')

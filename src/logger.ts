@@ -20,7 +20,7 @@ export interface LoggerOptions {
  * collectors, or, when standard output is a terminal, pino-pretty's coloured one-line form. pino-pretty
  * (and its dependencies, a few MB) is loaded only then: a server under a supervisor never pays for it.
  */
-export function createLogger(config: Config, options: LoggerOptions = {}): Logger {
+export function createLogger(config: Pick<Config, 'logLevel' | 'mode'>, options: LoggerOptions = {}): Logger {
   const base = { level: config.logLevel, base: { service: `linkhop-${config.mode}` } };
   const tty = options.tty ?? process.stdout.isTTY === true;
   if (!tty) return options.destination ? pino(base, options.destination) : pino(base);

@@ -1,11 +1,17 @@
 import type { Config, ServerMode } from '../config.js';
-import { startServer } from '../server.js';
 import type { Store } from '../store/database.js';
 
-/** `linkhop serve` and `linkhop engine`: run until SIGTERM/SIGINT. */
+/**
+ * `linkhop serve` and `linkhop engine`: run until SIGTERM/SIGINT. Each loads only its own process module:
+ * the engine's loads neither Fastify nor Zod (config.ts, which server.ts imports, is Zod).
+ */
 export async function runServe(mode: ServerMode): Promise<void> {
-  const running = await startServer(process.env, mode);
-  if (mode === 'hosted') await announceHosted(running);
+  if (mode === 'engine') {
+    await (await import('../engine/start.js')).startEngineServer(process.env);
+    return;
+  }
+  const running = await (await import('../server.js')).startServer(process.env);
+  await announceHosted(running);
 }
 
 /**

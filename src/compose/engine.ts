@@ -1,17 +1,18 @@
 import { randomBytes } from 'node:crypto';
-import type { FastifyInstance } from 'fastify';
 import type { Logger } from 'pino';
-import type { Config } from '../config.js';
 import { type CompiledDestination, compileDestination } from '../core/destination.js';
+import { createEscapeMatrix } from '../core/escape/matrix.js';
+import type { EscapeMatrix } from '../core/escape/types.js';
 import { LruCache } from '../core/lru-cache.js';
+import { createPlatformTable } from '../core/platforms/match.js';
+import type { PlatformTable } from '../core/platforms/types.js';
 import { createVisitorClassifier } from '../core/visitor.js';
-import { buildEngineApp } from '../engine/app.js';
+import { buildEngineApp, type EngineApp } from '../engine/app.js';
+import type { EngineConfig } from '../engine/config.js';
 import { WEB_MARKER } from '../engine/fast-path.js';
 import { createEngineLinkRepo } from '../engine/repo.js';
 import { createEngineLinkService } from '../engine/service.js';
-import { loadEscapeMatrix } from '../escape-matrix.js';
 import { createBearerCheck } from '../http/bearer.js';
-import { loadPlatformTable } from '../platform-table.js';
 import { createNonceSource } from '../redirect/nonce.js';
 import { createVisitResponder } from '../redirect/respond.js';
 import type { Store } from '../store/database.js';
@@ -19,15 +20,25 @@ import { pingStore } from '../store/health.js';
 
 /**
  * The self-hosted engine's composition root, apart from the hosted service's (src/app.ts) so that the
- * engine never loads the hosted modules: server.ts imports app.ts only for `linkhop serve`.
+ * engine never loads the hosted modules, nor Fastify and Zod (test/engine/engine-module-graph.test.ts).
  */
 
 const LINK_CACHE_SIZE = 50_000;
 
-/** Builds the engine on an open store; the caller listens (tests use app.inject). */
-export function composeEngine(config: Config, store: Store, logger: Logger): FastifyInstance {
-  const table = loadPlatformTable(config.platformsFile);
-  const matrix = loadEscapeMatrix(config.escapeMatrixFile);
+/** What the engine's app reads of its configuration (engine/config.ts gives it). */
+export type EngineAppConfig = Pick<
+  EngineConfig,
+  'baseUrl' | 'apiToken' | 'platformsFile' | 'escapeMatrixFile'
+>;
+
+/** Builds the engine on an open store; the caller listens. */
+export async function composeEngine(
+  config: EngineAppConfig,
+  store: Store,
+  logger: Logger,
+): Promise<EngineApp> {
+  const table = await loadPlatformTable(config.platformsFile);
+  const matrix = await loadEscapeMatrix(config.escapeMatrixFile);
   const repo = createEngineLinkRepo(store);
   const links = createEngineLinkService({
     repo,
@@ -56,4 +67,17 @@ export function composeEngine(config: Config, store: Store, logger: Logger): Fas
     cache: new LruCache(LINK_CACHE_SIZE),
     loadCompiled,
   });
+}
+
+// PLATFORMS_FILE and ESCAPE_MATRIX_FILE are validated with Zod schemas shared with the hosted service:
+// loaded only when a file is set, so an engine without one never loads Zod.
+
+async function loadPlatformTable(file: string | undefined): Promise<PlatformTable> {
+  if (!file) return createPlatformTable();
+  return (await import('../platform-table.js')).loadPlatformTable(file);
+}
+
+async function loadEscapeMatrix(file: string | undefined): Promise<EscapeMatrix> {
+  if (!file) return createEscapeMatrix();
+  return (await import('../escape-matrix.js')).loadEscapeMatrix(file);
 }

@@ -1,6 +1,7 @@
 import type { EscapeMatrix } from './escape/index.js';
 import type { AppTarget, PlatformTable, TargetOptions } from './platforms/index.js';
-import { appTargetFor } from './platforms/index.js';
+// Not the platforms/ index, which also carries PLATFORMS_FILE's Zod schema (the engine idles without Zod).
+import { appTargetFor } from './platforms/targets.js';
 
 /** What a visit needs of a link, computed once when the link is loaded, never per request. */
 export interface CompiledDestination {

@@ -2,10 +2,10 @@ import type { FastifyError, FastifyReply, FastifyRequest } from 'fastify';
 import { hasZodFastifySchemaValidationErrors } from 'fastify-type-provider-zod';
 import { AppError, appError } from '../errors.js';
 import { isConnectionError } from '../store/db-errors.js';
+import { UNAVAILABLE_RETRY_AFTER_SECONDS } from './retry-after.js';
 import { formatBytes, plainValidationMessage } from './validation-messages.js';
 
-/** Seconds a client is told to wait when the database is away: about how long a blip lasts. */
-export const UNAVAILABLE_RETRY_AFTER_SECONDS = 5;
+export { UNAVAILABLE_RETRY_AFTER_SECONDS } from './retry-after.js';
 
 interface ValidationEntry {
   keyword: string;

@@ -1,8 +1,8 @@
-import type { FastifyInstance } from 'fastify';
 import pino from 'pino';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { composeEngine } from '../../src/compose/engine.js';
-import { parseConfig } from '../../src/config.js';
+import { parseEngineConfig } from '../../src/engine/config.js';
+import { type ServedEngine, serveEngine } from '../helpers/engine.js';
 import { announceSkips, sqliteKind, storeKinds, type TestStore } from '../helpers/stores.js';
 
 announceSkips();
@@ -13,13 +13,12 @@ const auth = { authorization: `Bearer ${TOKEN}` };
 for (const kind of storeKinds) {
   describe.skipIf(kind.skipReason !== null)(`engine API on ${kind.name}`, () => {
     let testStore: TestStore;
-    let app: FastifyInstance;
+    let app: ServedEngine;
 
     beforeAll(async () => {
       testStore = await kind.create();
-      const config = parseConfig({ API_TOKEN: TOKEN, BASE_URL: 'https://go.example.com' }, 'engine');
-      app = composeEngine(config, testStore.store, pino({ level: 'silent' }));
-      await app.ready();
+      const config = parseEngineConfig({ API_TOKEN: TOKEN, BASE_URL: 'https://go.example.com' });
+      app = await serveEngine(await composeEngine(config, testStore.store, pino({ level: 'silent' })));
     });
     afterAll(async () => {
       await app.close();
@@ -213,8 +212,10 @@ for (const kind of storeKinds) {
     });
 
     it('the created link survives a restart of the app on the same store', async () => {
-      const config = parseConfig({ API_TOKEN: TOKEN, BASE_URL: 'https://go.example.com' }, 'engine');
-      const second = composeEngine(config, testStore.store, pino({ level: 'silent' }));
+      const config = parseEngineConfig({ API_TOKEN: TOKEN, BASE_URL: 'https://go.example.com' });
+      const second = await serveEngine(
+        await composeEngine(config, testStore.store, pino({ level: 'silent' })),
+      );
       const response = await second.inject({ method: 'GET', url: '/api/links/rick', headers: auth });
       expect(response.statusCode).toBe(200);
       await second.close();
@@ -224,10 +225,12 @@ for (const kind of storeKinds) {
 
 describe('engine API with no API_TOKEN configured', () => {
   let testStore: TestStore;
-  let app: FastifyInstance;
+  let app: ServedEngine;
   beforeAll(async () => {
     testStore = await sqliteKind.create();
-    app = composeEngine(parseConfig({}, 'engine'), testStore.store, pino({ level: 'silent' }));
+    app = await serveEngine(
+      await composeEngine(parseEngineConfig({}), testStore.store, pino({ level: 'silent' })),
+    );
   });
   afterAll(async () => {
     await app.close();
@@ -253,7 +256,7 @@ describe('engine API with no API_TOKEN configured', () => {
   });
 
   it('the BASE_URL default is http://localhost:$PORT', () => {
-    expect(parseConfig({ PORT: '4123' }, 'engine').baseUrl).toBe('http://localhost:4123');
-    expect(parseConfig({}, 'engine').databaseUrl).toBe('sqlite:./data/engine.db');
+    expect(parseEngineConfig({ PORT: '4123' }).baseUrl).toBe('http://localhost:4123');
+    expect(parseEngineConfig({}).databaseUrl).toBe('sqlite:./data/engine.db');
   });
 });

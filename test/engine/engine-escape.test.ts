@@ -1,11 +1,11 @@
 import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import type { FastifyInstance } from 'fastify';
 import pino from 'pino';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { composeEngine } from '../../src/compose/engine.js';
-import { parseConfig } from '../../src/config.js';
+import { parseEngineConfig } from '../../src/engine/config.js';
+import { type ServedEngine, serveEngine } from '../helpers/engine.js';
 import { IN_APP_FIXTURES } from '../helpers/in-app-user-agents.js';
 import { storeKinds, type TestStore } from '../helpers/stores.js';
 import { UA } from '../helpers/user-agents.js';
@@ -35,11 +35,11 @@ const OVERRIDE = [
 ];
 
 describe('ESCAPE_MATRIX_FILE on the engine', () => {
-  it('stops the start with the row and field of a bad cell', () => {
+  it('stops the start with the row and field of a bad cell', async () => {
     const file = matrixFile([{ ...OVERRIDE[0], strategies: ['teleport'] }]);
-    const config = parseConfig({ API_TOKEN: TOKEN, ESCAPE_MATRIX_FILE: file }, 'engine');
+    const config = parseEngineConfig({ API_TOKEN: TOKEN, ESCAPE_MATRIX_FILE: file });
     expect(config.escapeMatrixFile).toBe(file);
-    expect(() => composeEngine(config, {} as never, pino({ level: 'silent' }))).toThrow(
+    await expect(composeEngine(config, {} as never, pino({ level: 'silent' }))).rejects.toThrow(
       /ESCAPE_MATRIX_FILE is invalid \(1 problem\(s\)\):\n- cells\[0\] \(instagram android youtube\)\.strategies\[0\]: must be one of/,
     );
   });
@@ -48,7 +48,7 @@ describe('ESCAPE_MATRIX_FILE on the engine', () => {
 for (const kind of storeKinds) {
   describe.skipIf(kind.skipReason !== null)(`engine escape pages on ${kind.name}`, () => {
     let testStore: TestStore;
-    let app: FastifyInstance;
+    let app: ServedEngine;
     const long =
       `https://www.youtube.com/watch?v=dQw4w9WgXcQ&list=${'PLx0sYbCqOb8TBPRdmBHs5I'.repeat(300)}`.slice(
         0,
@@ -62,7 +62,9 @@ for (const kind of storeKinds) {
         BASE_URL: 'https://go.example.com',
         ESCAPE_MATRIX_FILE: matrixFile(OVERRIDE),
       };
-      app = composeEngine(parseConfig(env, 'engine'), testStore.store, pino({ level: 'silent' }));
+      app = await serveEngine(
+        await composeEngine(parseEngineConfig(env), testStore.store, pino({ level: 'silent' })),
+      );
       for (const [slug, url] of Object.entries({ yt: 'https://www.youtube.com/watch?v=dQw4w9WgXcQ', long })) {
         const response = await app.inject({
           method: 'POST',

@@ -1,8 +1,8 @@
-import type { FastifyInstance } from 'fastify';
 import pino from 'pino';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { composeEngine } from '../../src/compose/engine.js';
-import { parseConfig } from '../../src/config.js';
+import { parseEngineConfig } from '../../src/engine/config.js';
+import { type ServedEngine, serveEngine } from '../helpers/engine.js';
 import { storeKinds, type TestStore } from '../helpers/stores.js';
 import { UA } from '../helpers/user-agents.js';
 
@@ -11,14 +11,16 @@ const TOKEN = 'redirect-test-token';
 for (const kind of storeKinds) {
   describe.skipIf(kind.skipReason !== null)(`engine public redirect on ${kind.name}`, () => {
     let testStore: TestStore;
-    let app: FastifyInstance;
+    let app: ServedEngine;
 
     beforeAll(async () => {
       testStore = await kind.create();
-      app = composeEngine(
-        parseConfig({ API_TOKEN: TOKEN, BASE_URL: 'https://go.example.com' }, 'engine'),
-        testStore.store,
-        pino({ level: 'silent' }),
+      app = await serveEngine(
+        await composeEngine(
+          parseEngineConfig({ API_TOKEN: TOKEN, BASE_URL: 'https://go.example.com' }),
+          testStore.store,
+          pino({ level: 'silent' }),
+        ),
       );
       const links = {
         yt: 'https://www.youtube.com/watch?v=dQw4w9WgXcQ',

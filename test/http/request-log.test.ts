@@ -6,7 +6,9 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type Composed, composeHosted } from '../../src/app.js';
 import { composeEngine } from '../../src/compose/engine.js';
 import { type Config, parseConfig } from '../../src/config.js';
+import { parseEngineConfig } from '../../src/engine/config.js';
 import { createLogger } from '../../src/logger.js';
+import { serveEngine } from '../helpers/engine.js';
 import { sqliteKind, type TestStore } from '../helpers/stores.js';
 
 /** Issue #32, item 5: one log line per request, and pretty lines for a person at a terminal. */
@@ -69,9 +71,10 @@ describe('request logging', () => {
 
   it('the engine writes the same one line', async () => {
     const { logger, lines } = capture('info');
-    const config = parseConfig({ API_TOKEN: 'engine-token-0123456789' }, 'engine');
-    const app = composeEngine(config, testStore.store, logger);
+    const config = parseEngineConfig({ API_TOKEN: 'engine-token-0123456789' });
+    const app = await serveEngine(await composeEngine(config, testStore.store, logger));
     try {
+      lines.length = 0;
       await app.inject({ method: 'GET', url: '/health' });
       const requestLines = lines.filter((line) => 'responseTime' in line || line.msg === 'incoming request');
       expect(requestLines).toHaveLength(1);

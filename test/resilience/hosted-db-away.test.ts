@@ -15,7 +15,9 @@ import { createTapTokens } from '../../src/analytics/write/tap-tokens.js';
 import { type Composed, composeHosted } from '../../src/app.js';
 import { composeEngine } from '../../src/compose/engine.js';
 import { parseConfig } from '../../src/config.js';
+import { parseEngineConfig } from '../../src/engine/config.js';
 import { openStore, type Store } from '../../src/store/database.js';
+import { serveEngine } from '../helpers/engine.js';
 import { postgresKind, type TestStore } from '../helpers/stores.js';
 import { startTcpProxy, type TcpProxy, throughProxy } from '../helpers/tcp-proxy.js';
 import { UA } from '../helpers/user-agents.js';
@@ -201,10 +203,12 @@ describe.skipIf(postgresKind.skipReason !== null)('hosted service with PostgreSQ
   });
 
   it('the engine: a cached link keeps redirecting, an unknown slug is a 503 page, its API 503', async () => {
-    const engine = composeEngine(
-      parseConfig({ BASE_URL: 'https://go.example', API_TOKEN: 'engine-token' }, 'engine'),
-      store,
-      pino({ level: 'silent' }),
+    const engine = await serveEngine(
+      await composeEngine(
+        parseEngineConfig({ BASE_URL: 'https://go.example', API_TOKEN: 'engine-token' }),
+        store,
+        pino({ level: 'silent' }),
+      ),
     );
     const auth = { authorization: 'Bearer engine-token' };
     const made = await engine.inject({

@@ -1,17 +1,18 @@
-import {
-  BUILTIN_ESCAPE_MATRIX,
-  type CellKey,
-  type EscapeCell,
-  type EscapeInstructions,
-  type EscapeKind,
-  type EscapeMatrix,
-  type EscapeStrategy,
-  lookupCell,
-} from '../escape/index.js';
+// The matrix itself, not the escape/ index: that index also carries ESCAPE_MATRIX_FILE's Zod schema, which
+// the engine loads only when the file is set (it idles without Zod, docs/performance.md "Memory").
+import { BUILTIN_ESCAPE_MATRIX, lookupCell } from '../escape/matrix.js';
+import type {
+  CellKey,
+  EscapeCell,
+  EscapeInstructions,
+  EscapeKind,
+  EscapeMatrix,
+  EscapeStrategy,
+} from '../escape/types.js';
 import type { AppTarget } from '../platforms/index.js';
 import type { Visitor } from '../visitor.js';
 
-export type { EscapeInstructions, EscapeKind } from '../escape/index.js';
+export type { EscapeInstructions, EscapeKind } from '../escape/types.js';
 
 export interface EscapePlan {
   /** The strategy this visit uses: the first one of its cell the destination allows, or `choose`'s pick. */
