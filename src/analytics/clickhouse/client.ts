@@ -1,4 +1,4 @@
-import { type ClickHouseSettings, createClient } from '@clickhouse/client';
+import { ClickHouseLogLevel, type ClickHouseSettings, createClient } from '@clickhouse/client';
 import type { ClickhouseOptions } from './url.js';
 
 /**
@@ -35,6 +35,8 @@ export function createClickhouseClient(options: ClickhouseClientOptions): Clickh
     database: options.useDatabase === false ? 'default' : options.database,
     request_timeout: options.requestTimeoutMs ?? 30_000,
     application: 'linkhop',
+    // Failures are thrown to the store's caller, which logs them once per outage (click-buffer.ts).
+    log: { level: ClickHouseLogLevel.OFF },
   });
   return {
     async rows<T>(statement: string, settings?: ClickHouseSettings): Promise<T[]> {

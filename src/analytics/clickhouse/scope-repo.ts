@@ -1,0 +1,42 @@
+import type { Kysely } from 'kysely';
+import type { Store } from '../../store/database.js';
+import type { AnalyticsDatabase, Scope } from '../model.js';
+import { createRollupRepo } from '../read/rollup-repo.js';
+
+/**
+ * What the ClickHouse store asks the main database (PostgreSQL or SQLite): a scope's link ids, link
+ * slugs, a link's organization. Folders and tags are resolved here at read time, never copied into
+ * ClickHouse: a link that moves costs ClickHouse nothing, and a read sees the move at once, as the SQL
+ * store's group rows do (they move with the link in its transaction). The alternative, a ClickHouse
+ * dictionary of link -> groups refreshed on the `link_group_versions` bump, would need ClickHouse to
+ * reach the main database (no source exists for SQLite; 18.16 reaches PostgreSQL only through ODBC) and
+ * would read a move late by up to a refresh.
+ */
+export function createScopeRepo(main: Store) {
+  const db = main.db as unknown as Kysely<AnalyticsDatabase>;
+  const rollups = createRollupRepo(db);
+  return {
+    /** The ids of the scope's links (one link: itself, unchecked, as the SQL store reads it). */
+    async linkIds(scope: Scope): Promise<string[]> {
+      if (scope.linkId && !scope.folderId && !scope.tag) return [scope.linkId];
+      return rollups.scopeLinkIds(scope);
+    },
+
+    /** id -> slug of those of `ids` that are the organization's links (500 per query, as the SQL store). */
+    async slugs(orgId: string, ids: readonly string[]): Promise<Map<string, string>> {
+      const found = new Map<string, string>();
+      for (let i = 0; i < ids.length; i += 500) {
+        for (const row of await rollups.slugsOf(orgId, ids.slice(i, i + 500))) found.set(row.id, row.slug);
+      }
+      return found;
+    },
+
+    /** The organization of a link (the clicks table is keyed by organization first), or null. */
+    async orgOfLink(linkId: string): Promise<string | null> {
+      const row = await db.selectFrom('links').select('org_id').where('id', '=', linkId).executeTakeFirst();
+      return row?.org_id ?? null;
+    },
+  };
+}
+
+export type ScopeRepo = ReturnType<typeof createScopeRepo>;
