@@ -113,6 +113,43 @@ for (const kind of storeKinds) {
       expect(down.json.links).toEqual([]);
     });
 
+    it('reads and concludes an A/B test, changes links in bulk and lists domains, as /v1 does', async () => {
+      const { json: link } = await call('create_link', {
+        url: 'https://example.com/ab',
+        ab: [
+          { u: 'https://example.com/a', w: 1 },
+          { u: 'https://example.com/b', w: 1 },
+        ],
+      });
+      const id = link.id as string;
+      const readout = await call('get_ab_test', { id });
+      expect(readout.isError).toBe(false);
+      expect(readout.json).toEqual(await v1(`/v1/links/${id}/ab`));
+      const promoted = await call('promote_ab_variant', { id, variant: 1 });
+      expect(promoted.isError).toBe(false);
+      expect((promoted.json.link as { destination: string }).destination).toBe('https://example.com/b');
+      // Once concluded, a second promote is /v1's own refusal.
+      const again = await call('promote_ab_variant', { id, variant: 0 });
+      expect(again).toMatchObject({ isError: true, json: { error: 'ab_not_running' } });
+
+      const others = [
+        (await call('create_link', { url: 'https://example.com/bulk-1' })).json.id,
+        (await call('create_link', { url: 'https://example.com/bulk-2' })).json.id,
+      ] as string[];
+      const bulk = await call('bulk_update_links', {
+        selection: { ids: others },
+        action: { type: 'add_tags', tags: ['bulk'] },
+      });
+      expect(bulk.json).toMatchObject({ status: 'done', total: 2, changed: 2 });
+      const tagged = await call('search_links', { tag: 'bulk' });
+      expect((tagged.json.links as { id: string }[]).map((item) => item.id).sort()).toEqual(
+        [...others].sort(),
+      );
+      const unknownJob = await call('get_bulk_action', { id: '00000000-0000-4000-8000-000000000000' });
+      expect(unknownJob.isError).toBe(true);
+      expect((await call('list_domains', {})).json).toEqual(await v1('/v1/domains'));
+    });
+
     it("returns a link's QR code as a PNG image that decodes to its short URL, or as SVG markup", async () => {
       const { json: link } = await call('create_link', { url: 'https://example.com/qr' });
       const result = (await client.callTool({
