@@ -40,7 +40,8 @@ type Links = { orgId: string; ids: null } | { orgId: string; ids: readonly strin
 interface Row {
   dimension: string;
   value: string;
-  clicks: string | number;
+  /** Named apart from every column: ClickHouse lets a SELECT alias shadow a column in WHERE. */
+  n: string | number;
   link_id?: string;
 }
 
@@ -67,7 +68,7 @@ export function createClickhouseReads(client: ClickhouseClient, t: Tables, scope
     const table = links.ids === null ? t.orgRollups : t.linkRollups;
     const group = raw(byLink ? 'link_id, dimension, value' : 'dimension, value');
     return query<Row>(
-      sql`SELECT ${group}, sum(clicks) AS clicks FROM ${table}
+      sql`SELECT ${group}, sum(clicks) AS n FROM ${table}
         WHERE ${linkFilter(links)} AND dimension IN ${dimensions} AND ${dayRange('day', window)}
         GROUP BY ${group}`,
     );
@@ -76,10 +77,10 @@ export function createClickhouseReads(client: ClickhouseClient, t: Tables, scope
   /** `link` of a set of links: each link's human clicks, as the summary rows hold them. */
   const linkDimension = (links: Links & { ids: readonly string[] }, window: DayRange) =>
     query<Row>(
-      sql`SELECT 'link' AS dimension, link_id AS value, sum(clicks) AS clicks FROM ${t.linkRollups}
+      sql`SELECT 'link' AS link_dimension, link_id, sum(clicks) AS n FROM ${t.linkRollups}
         WHERE ${linkFilter(links)} AND dimension = 'total' AND ${dayRange('day', window)}
         GROUP BY link_id`,
-    );
+    ).then((rows) => rows.map((row) => ({ dimension: 'link', value: row.link_id ?? '', n: row.n })));
 
   /** Outcome dimensions' sums, the first outcome of each tap only; `links` null: every organization. */
   async function outcomeSums(links: Links | null, dimensions: string[], window: DayRange, byLink: boolean) {
@@ -87,7 +88,7 @@ export function createClickhouseReads(client: ClickhouseClient, t: Tables, scope
     const where = links === null ? raw('1') : linkFilter(links);
     const perLink = raw(byLink ? 'link_id, ' : '');
     return query<Row>(
-      sql`SELECT ${perLink}pair.1 AS dimension, pair.2 AS value, count() AS clicks
+      sql`SELECT ${perLink}pair.1 AS dimension, pair.2 AS value, count() AS n
         FROM (
           SELECT link_id, argMin(outcome, at) AS o, argMin(platform_key, at) AS p,
             argMin(variant, at) AS v, argMin(cell, at) AS c
@@ -144,12 +145,12 @@ export function createClickhouseReads(client: ClickhouseClient, t: Tables, scope
     const byDay = new Map<number, number>();
     if (links.ids !== null && links.ids.length === 0) return byDay;
     const table = links.ids === null ? t.orgRollups : t.linkRollups;
-    const rows = await query<{ epoch_day: number; clicks: string }>(
-      sql`SELECT toUInt32(day) AS epoch_day, sum(clicks) AS clicks FROM ${table}
+    const rows = await query<{ epoch_day: number; n: string }>(
+      sql`SELECT toUInt32(day) AS epoch_day, sum(clicks) AS n FROM ${table}
         WHERE ${linkFilter(links)} AND dimension = 'total' AND ${dayRange('day', window)}
         GROUP BY epoch_day`,
     );
-    for (const row of rows) if (num(row.clicks) !== 0) byDay.set(num(row.epoch_day), num(row.clicks));
+    for (const row of rows) if (num(row.n) !== 0) byDay.set(num(row.epoch_day), num(row.n));
     return byDay;
   }
 
@@ -160,9 +161,7 @@ export function createClickhouseReads(client: ClickhouseClient, t: Tables, scope
       links.ids === null
         ? await clickSums(links, ['link'], window, false)
         : await linkDimension({ ...links, ids: links.ids }, window);
-    return rows
-      .filter((row) => num(row.clicks) !== 0)
-      .map((row) => ({ id: row.value, clicks: num(row.clicks) }));
+    return rows.filter((row) => num(row.n) !== 0).map((row) => ({ id: row.value, clicks: num(row.n) }));
   }
 
   return {
@@ -207,12 +206,12 @@ export function createClickhouseReads(client: ClickhouseClient, t: Tables, scope
         )),
       ];
       return rows
-        .filter((row) => num(row.clicks) !== 0)
+        .filter((row) => num(row.n) !== 0)
         .map((row) => ({
           linkId: row.link_id ?? '',
           dimension: row.dimension,
           value: row.value,
-          clicks: num(row.clicks),
+          clicks: num(row.n),
         }));
     },
   };
@@ -224,7 +223,7 @@ function toSums(rows: readonly Row[]): Sum[] {
   for (const row of rows) {
     const key = `${row.dimension}\n${row.value}`;
     const sum = totals.get(key) ?? { dimension: row.dimension, value: row.value, clicks: 0 };
-    sum.clicks += num(row.clicks);
+    sum.clicks += num(row.n);
     totals.set(key, sum);
   }
   return [...totals.values()].filter((sum) => sum.clicks !== 0);
