@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { ClickhouseClient } from '../../../src/analytics/clickhouse/client.js';
+import { type ClickhouseClient, createClickhouseClient } from '../../../src/analytics/clickhouse/client.js';
 import { clickRow } from '../../../src/analytics/clickhouse/rows.js';
 import { tablesOf } from '../../../src/analytics/clickhouse/schema.js';
 import { createClickhouseAnalyticsStore } from '../../../src/analytics/clickhouse/store.js';
@@ -7,6 +7,7 @@ import { DAY_MS } from '../../../src/analytics/model.js';
 import type { AnalyticsStore } from '../../../src/analytics/repo.js';
 import { clickhouseKind, startClickhouse, type TestClickhouse } from '../../helpers/clickhouse.js';
 import { sqliteKind, type TestStore } from '../../helpers/stores.js';
+import { startTcpProxy } from '../../helpers/tcp-proxy.js';
 import { clickInput, NOW } from '../setup.js';
 import { openTestAnalytics } from './setup.js';
 
@@ -124,6 +125,39 @@ describe.skipIf(clickhouseKind.skipReason !== null)(
         `SELECT concat(batch_id, '-', toString(seq)) AS id FROM ${t.database}.clicks WHERE org_id = 'org-ledger' ORDER BY at`,
       );
       expect(ids.map((row) => row.id)).toEqual(['b-ledger-0', 'b-ledger-1']);
+    });
+
+    it('the connection cut mid-insert (TCP proxy): the retry under the same id counts every click once', async () => {
+      const proxy = await startTcpProxy({ host: '127.0.0.1', port: ch.port });
+      const client = createClickhouseClient({
+        url: `http://127.0.0.1:${proxy.port}`,
+        username: 'default',
+        password: '',
+        database: t.database,
+      });
+      try {
+        const store = storeOver(client);
+        // Two months, many links: a body large enough to be on the wire when the cut comes.
+        const clicks = Array.from({ length: 20_000 }, (_, i) =>
+          clickInput({ orgId: 'org-cut', linkId: `link-${i % 500}`, at: i % 2 === 0 ? FEB : MAR + i }),
+        );
+        const attempt = store.writeClicks(clicks, 'b-cut');
+        // Cut as soon as February's part is in: March's insert is on the wire or about to be.
+        while ((await rawRows('org-cut')) === 0) await new Promise((resolve) => setTimeout(resolve, 2));
+        await proxy.cut();
+        await attempt.catch(() => {});
+        proxy.restore();
+        // February alone, nearly always; both months when March's insert beat the cut (then its answer
+        // may or may not have come back): the retry must complete the batch either way.
+        expect([10_000, 20_000]).toContain(await rawRows('org-cut'));
+        await store.writeClicks(clicks, 'b-cut');
+        expect(await store.writeClicks(clicks, 'b-cut')).toBe(false);
+        expect(await rawRows('org-cut')).toBe(20_000);
+        expect(await total(t.store, 'org-cut')).toBe(20_000);
+      } finally {
+        await client.close();
+        await proxy.close();
+      }
     });
 
     it('pruning forgets old batch ids by dropping whole days of the ledger', async () => {
