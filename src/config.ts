@@ -1,5 +1,6 @@
 import { isIP } from 'node:net';
 import { z } from 'zod';
+import { parseClickhouseUrl } from './analytics/clickhouse/url.js';
 import { ConfigError, shownValue } from './config-error.js';
 import { TIERS, type Tier } from './tenancy/plans.js';
 
@@ -54,6 +55,7 @@ const envSchema = z.object({
     z.array(flag, { error: `FLAGS_OFF is a comma list of ${flag.options.join(', ')}` }),
   ),
   ANALYTICS: z.preprocess(emptyToUndefined, z.enum(['on', 'off']).default('on')),
+  ANALYTICS_URL: optionalString,
   WEBHOOK_ALLOW_PRIVATE_TARGETS: z.preprocess(emptyToUndefined, z.enum(['0', '1']).optional()),
   IMPORT_ALLOW_PRIVATE_SOURCES: z.preprocess(emptyToUndefined, z.enum(['0', '1']).optional()),
   HEALTH_CHECKS: z.preprocess(emptyToUndefined, z.enum(['on', 'off']).default('on')),
@@ -149,6 +151,11 @@ export interface Config {
   apiToken: string | undefined;
   flagsOff: ReadonlySet<string>;
   analytics: boolean;
+  /**
+   * ANALYTICS_URL=clickhouse://user:pass@host:8123/db: clicks and outcomes go to ClickHouse (issue #35);
+   * null keeps analytics in the main database. Checked here, used once the writer is wired to it.
+   */
+  analyticsUrl: string | null;
   allowPrivateWebhookTargets: boolean;
   /** IMPORT_ALLOW_PRIVATE_SOURCES=1: imports may reach http: and private addresses (a self-hosted Shlink on the LAN, tests). */
   allowPrivateImportSources: boolean;
@@ -246,6 +253,13 @@ export function parseConfig(env: NodeJS.ProcessEnv, mode: ServerMode): Config {
       `DATABASE_URL must be sqlite:<path> (e.g. sqlite:./data/linkhop.db) or postgres://user:password@host:5432/database${shownValue(databaseUrl)}`,
     ]);
   }
+  if (e.ANALYTICS_URL !== undefined) {
+    try {
+      parseClickhouseUrl(e.ANALYTICS_URL);
+    } catch (error) {
+      throw new ConfigError([`${(error as Error).message}${shownValue(e.ANALYTICS_URL)}`]);
+    }
+  }
   const dataDir = databaseUrl.startsWith('sqlite:')
     ? dirnameOf(databaseUrl.slice('sqlite:'.length))
     : './data';
@@ -261,6 +275,7 @@ export function parseConfig(env: NodeJS.ProcessEnv, mode: ServerMode): Config {
     apiToken: e.API_TOKEN,
     flagsOff: new Set(e.FLAGS_OFF),
     analytics: e.ANALYTICS === 'on',
+    analyticsUrl: e.ANALYTICS_URL ?? null,
     allowPrivateWebhookTargets: e.WEBHOOK_ALLOW_PRIVATE_TARGETS === '1',
     allowPrivateImportSources: e.IMPORT_ALLOW_PRIVATE_SOURCES === '1',
     healthChecks: e.HEALTH_CHECKS === 'on',

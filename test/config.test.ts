@@ -53,6 +53,18 @@ describe('configuration', () => {
       expect(() => parseConfig({ CLICK_RETENTION_DAYS: bad }, 'hosted')).toThrow(/CLICK_RETENTION_DAYS/);
   });
 
+  it('ANALYTICS_URL is unset by default (analytics in the main database), else a clickhouse:// URL', () => {
+    expect(parseConfig({}, 'hosted').analyticsUrl).toBeNull();
+    const url = 'clickhouse://writer:secret@ch.internal:8123/analytics';
+    expect(parseConfig({ ANALYTICS_URL: url }, 'hosted').analyticsUrl).toBe(url);
+    for (const bad of ['http://ch:8123/db', 'clickhouse://ch/bad-name', 'clickhouse://ch/db?x=1', 'nonsense'])
+      expect(() => parseConfig({ ANALYTICS_URL: bad }, 'hosted')).toThrow(/ANALYTICS_URL/);
+    // The message never shows the credentials.
+    expect(() => parseConfig({ ANALYTICS_URL: 'clickhouse://u:hunter2@ch/1x' }, 'hosted')).toThrow(
+      /^(?![\s\S]*hunter2)/,
+    );
+  });
+
   it('parses FLAGS_OFF as a comma list', () => {
     const config = parseConfig({ FLAGS_OFF: 'mediaKit, broadcasts' }, 'hosted');
     expect([...config.flagsOff]).toEqual(['mediaKit', 'broadcasts']);
