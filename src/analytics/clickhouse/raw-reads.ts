@@ -43,11 +43,16 @@ const outcomeOf = (click: RawClick, reported: Map<string, string>): string | nul
 
 export function createClickhouseRawReads(client: ClickhouseClient, t: Tables, scopes: ScopeRepo) {
   /** The first outcome of each of the organization's tap ids given (taps without one are absent). */
-  async function outcomes(orgId: string, clicks: readonly RawClick[]): Promise<Map<string, string>> {
+  async function outcomes(
+    orgId: string,
+    clicks: readonly RawClick[],
+    linkId?: string,
+  ): Promise<Map<string, string>> {
     const tapIds = [...new Set(clicks.flatMap((click) => (click.tap_id === '' ? [] : [click.tap_id])))];
     if (tapIds.length === 0) return new Map();
     const statement = sql`SELECT tap_id, argMin(outcome, at) AS first_outcome FROM ${t.outcomes}
-      WHERE org_id = ${orgId} AND tap_id IN ${tapIds} GROUP BY tap_id`;
+      WHERE org_id = ${orgId}${linkId === undefined ? raw('') : raw(` AND link_id = ${literal(linkId)}`)}
+        AND tap_id IN ${tapIds} GROUP BY tap_id`;
     const rows = await client.rows<{ tap_id: string; first_outcome: string }>(statement, {
       max_query_size: String(Math.max(262_144, statement.length + 4096)),
     });
@@ -64,7 +69,7 @@ export function createClickhouseRawReads(client: ClickhouseClient, t: Tables, sc
           WHERE org_id = ${orgId} AND link_id = ${linkId} AND at >= ${Math.trunc(fromMs)} AND bot = 0
           ORDER BY at DESC, batch_id DESC, seq DESC LIMIT ${Math.trunc(offset)}, ${Math.trunc(limit)}`,
       );
-      const reported = await outcomes(orgId, page);
+      const reported = await outcomes(orgId, page, linkId);
       return page.map((click) => ({
         id: `${click.batch_id}-${click.seq}`,
         at: Number(click.at_ms),

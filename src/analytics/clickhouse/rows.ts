@@ -32,6 +32,11 @@ export interface ClickhouseClickRow {
   qr: 0 | 1;
 }
 
+/** The last day every release maps to its month: 18.16's date tables end in 2105 (Date itself in 2149). */
+const LAST_DAY = Date.UTC(2106, 0, 1) / DAY_MS;
+const INT32_MIN = -(2 ** 31);
+const INT32_MAX = 2 ** 31 - 1;
+
 export const isoDay = (day: number): string => new Date(day * DAY_MS).toISOString().slice(0, 10);
 /** `YYYYMM` of an epoch day, as ClickHouse's `toYYYYMM(day)` names the partition. */
 export const monthOf = (day: number): number => {
@@ -42,6 +47,11 @@ export const monthOf = (day: number): number => {
 /** A batch's click `seq` of `batchId`: its index in the batch, so a retry writes the same rows. */
 export function clickRow(click: ClickInput, batchId: string, seq: number): ClickhouseClickRow {
   const row = toRow(click);
+  // A value ClickHouse would refuse fails the whole INSERT, and the batch would be retried for ever: an
+  // instant outside the Date range is clamped (the same way on every retry), a variant outside Int32 is
+  // dropped. Only a corrupt spill file could hold either.
+  row.at = Math.min(Math.max(row.at, 0), LAST_DAY * DAY_MS - 1);
+  if (row.variant !== null && (row.variant < INT32_MIN || row.variant > INT32_MAX)) row.variant = null;
   const cell = cellValueOf({
     inApp: row.source_app,
     os: row.device,
