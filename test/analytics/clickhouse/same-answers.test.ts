@@ -49,11 +49,10 @@ const ALL_DIMENSIONS = [
   'cell_outcome',
 ];
 const today = Math.floor(NOW / DAY);
+/** Today alone, whole weeks and ragged edges (the SQL store splits windows into 7-day blocks), all time. */
 const WINDOWS = [
   { from: today, to: today },
-  { from: today - 1, to: today },
   { from: today - 6, to: today },
-  { from: today - 29, to: today },
   { from: today - 89, to: today },
   { from: today - 45, to: today - 3 },
   { from: today - 400, to: today + 2 },
@@ -197,7 +196,7 @@ describe.skipIf(clickhouseKind.skipReason !== null)('ClickHouse answers what the
 
   it('a list of 8,000 link ids (an IN list past 256 KiB, the default query size) reads in one query', async () => {
     const ids = [d.alpha.id, ...Array.from({ length: 8000 }, () => crypto.randomUUID()), d.beta.id];
-    const window = WINDOWS[4] as (typeof WINDOWS)[number];
+    const window = WINDOWS[2] as (typeof WINDOWS)[number];
     const key = (row: { linkId: string; dimension: string; value: string }) =>
       `${row.linkId}\n${row.dimension}\n${row.value}`;
     expect(byKey(await chRepo.linkSums(org.orgId, ids, ['total', 'outcome'], window), key)).toEqual(
