@@ -4,12 +4,14 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { postgresKind } from '../helpers/stores.js';
 import { startTcpProxy, type TcpProxy, throughProxy } from '../helpers/tcp-proxy.js';
+import { UA } from '../helpers/user-agents.js';
 import {
   countClicks,
   createFaultDatabase,
   createLinks,
   createOrg,
   type FaultDatabase,
+  http,
   type Instance,
   saveLogs,
   sleep,
@@ -29,6 +31,8 @@ import {
  * cut the failed batch; the rest is in the spill and is replayed by the next start. SIGTERM loses none, even with the database away: what
  * the database will not take goes to the spill folder and the next start writes it, exactly once.
  */
+const HUMAN = { host: 'lnk.example', 'user-agent': UA.desktopChrome };
+
 describe.skipIf(postgresKind.skipReason !== null)('a process ending under traffic', () => {
   let database: FaultDatabase;
   let proxy: TcpProxy;
@@ -132,13 +136,19 @@ describe.skipIf(postgresKind.skipReason !== null)('a process ending under traffi
   it('SIGTERM while the database is away: clicks wait in the spill and the next start writes them once', async () => {
     const before = await recorded();
     const instance = await start(throughProxy(database.url, proxy));
+    // Every link served once before the cut: a fresh instance that never loaded a link answers it 503
+    // while the database is away (never 404), which is not what this test is about. Traffic alone did
+    // not always reach every link in time on a loaded machine (89 and 105 answers of 503 in two runs).
+    for (const slug of slugs) {
+      const warm = await http(`${instance.url}/${slug}`, { headers: HUMAN });
+      expect(warm.status).toBe(302);
+    }
     const traffic = startTraffic([instance], slugs, { concurrency: 4, pauseMs: 2 });
     await sleep(700);
     await proxy.cut();
     await sleep(1500);
     expect(await instance.stop()).toBe(0);
     const counts = await traffic.stop();
-    // Once in CI (not reproduced in a loop here): 105 answers of 5xx. Say which, should it come back.
     expect(counts.fiveXx, `answers by status: ${JSON.stringify(counts.byStatus)}`).toBe(0);
     const spilled = segments();
     expect(spilled.length).toBeGreaterThan(0);
@@ -146,13 +156,11 @@ describe.skipIf(postgresKind.skipReason !== null)('a process ending under traffi
 
     // The next start (same spill folder) replays them: every click once, the folder emptied.
     const next = await start(throughProxy(database.url, proxy));
-    const took = await waitFor(async () => (await recorded()) - before >= counts.sent, 30_000);
+    const sent = counts.sent + slugs.length;
+    const took = await waitFor(async () => (await recorded()) - before >= sent, 30_000);
     await sleep(700);
-    console.info(
-      '[sigterm-away]',
-      JSON.stringify({ sent: counts.sent, segments: spilled.length, replayMs: took }),
-    );
-    expect((await recorded()) - before).toBe(counts.sent);
+    console.info('[sigterm-away]', JSON.stringify({ sent, segments: spilled.length, replayMs: took }));
+    expect((await recorded()) - before).toBe(sent);
     expect(segments()).toEqual([]);
     await next.stop();
   }, 90_000);
