@@ -61,10 +61,11 @@ const DUE_WINDOW_PER_HOST = 25;
 
 /**
  * The checker is a background job beside the redirect: its transactions yield to the click writer instead
- * of waiting for its lock on the event loop (store/yielding-work.ts).
+ * of waiting for its lock on the event loop, and skip SQLite's fsync (store/yielding-work.ts). A check
+ * lost to a power cut is simply due again, and its leases expire.
  */
 export function createHealthRepo(db: Executor, dialect: Dialect) {
-  const transaction = yieldingUnitOfWork(db, dialect);
+  const transaction = yieldingUnitOfWork(db, dialect, { durable: false });
   return {
     transaction,
 

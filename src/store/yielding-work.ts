@@ -23,14 +23,20 @@ const isBusy = (error: unknown) =>
  *
  * PostgreSQL waits for locks on its own socket, never on the event loop: the plain unit of work.
  */
-export function yieldingUnitOfWork(db: Executor, dialect: Dialect) {
+export function yieldingUnitOfWork(db: Executor, dialect: Dialect, options: { durable?: boolean } = {}) {
   if (dialect !== 'sqlite') return unitOfWork(db);
+  // Not durable: the commit skips its fsync (synchronous NORMAL in WAL: still atomic, but a power cut may
+  // roll the last commits back). For work that is done again when lost, so the fsync is not worth the
+  // event loop's milliseconds; every other write of the connection stays FULL.
+  const relaxed = options.durable === false;
   const attempt = <T>(work: (trx: Transaction<Database>) => Promise<T>) =>
     db.connection().execute(async (connection) => {
       await sql.raw('pragma busy_timeout = 0').execute(connection);
+      if (relaxed) await sql.raw('pragma synchronous = NORMAL').execute(connection);
       try {
         return await connection.transaction().execute(work);
       } finally {
+        if (relaxed) await sql.raw('pragma synchronous = FULL').execute(connection);
         await sql.raw(`pragma busy_timeout = ${SQLITE_BUSY_TIMEOUT_MS}`).execute(connection);
       }
     });

@@ -61,6 +61,31 @@ describe('a yielding unit of work on SQLite', () => {
     expect(rows[0]?.timeout).toBe(5000);
   });
 
+  it('not durable: its own commits skip the fsync, and the connection is FULL again after', async () => {
+    const { db, dialect } = testStore.store;
+    const level = async (executor: typeof db) =>
+      (await sql<{ synchronous: number }>`pragma synchronous`.execute(executor)).rows[0]?.synchronous;
+    let inside: number | undefined;
+    await yieldingUnitOfWork(db, dialect, { durable: false })(async (trx) => {
+      inside = await level(trx);
+      await trx
+        .insertInto('health_hosts')
+        .values({ host: 'relaxed.example', claimed_until: null, claim_token: null })
+        .execute();
+    });
+    // 1 is NORMAL, 2 is FULL: every other write of the connection keeps the fsync.
+    expect(inside).toBe(1);
+    expect(await level(db)).toBe(2);
+    let durable: number | undefined;
+    await yieldingUnitOfWork(
+      db,
+      dialect,
+    )(async (trx) => {
+      durable = await level(trx);
+    });
+    expect(durable).toBe(2);
+  });
+
   it('an error that is not a busy lock is the caller’s at once, rolled back', async () => {
     const { db, dialect } = testStore.store;
     let runs = 0;
