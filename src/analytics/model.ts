@@ -113,3 +113,21 @@ export const groupsOf = (folderId: string | null, tags: readonly string[]): stri
   ...(folderId ? [folderGroup(folderId)] : []),
   ...tags.map(tagGroup),
 ];
+
+/**
+ * The most-clicked links named by slug, as both stores answer them: most clicks first, ties by slug, a
+ * link with no slug (gone from the main database) left out, at most `limit`.
+ */
+export function topBySlug(
+  candidates: readonly { id: string; clicks: number }[],
+  slugs: ReadonlyMap<string, string>,
+  limit: number,
+): { slug: string; clicks: number }[] {
+  return candidates
+    .flatMap((row) => {
+      const slug = slugs.get(row.id);
+      return slug === undefined ? [] : [{ slug, clicks: row.clicks }];
+    })
+    .sort((a, b) => b.clicks - a.clicks || (a.slug < b.slug ? -1 : a.slug > b.slug ? 1 : 0))
+    .slice(0, limit);
+}

@@ -1,5 +1,5 @@
 import { ALL_ORGS, CELL_OUTCOME } from '../escape-cells.js';
-import { type DayRange, isWhole, num, type Scope } from '../model.js';
+import { type DayRange, isWhole, num, type Scope, topBySlug } from '../model.js';
 import type { Sum } from '../read/rollup-reads.js';
 import type { ClickhouseClient } from './client.js';
 import { dayOf, literal, type RawSql, raw, sql } from './literal.js';
@@ -178,13 +178,7 @@ export function createClickhouseReads(client: ClickhouseClient, t: Tables, scope
         scope.orgId,
         candidates.map((row) => row.id),
       );
-      return candidates
-        .flatMap((row) => {
-          const slug = slugs.get(row.id);
-          return slug === undefined ? [] : [{ slug, clicks: row.clicks }];
-        })
-        .sort((a, b) => b.clicks - a.clicks || (a.slug < b.slug ? -1 : a.slug > b.slug ? 1 : 0))
-        .slice(0, limit);
+      return topBySlug(candidates, slugs, limit);
     },
 
     /** Sums per (link, dimension, value) for the given links of one organization. */

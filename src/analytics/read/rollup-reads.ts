@@ -1,4 +1,14 @@
-import { type DayRange, folderGroup, isWhole, num, type Scope, tagGroup, WEEK, weekOf } from '../model.js';
+import {
+  type DayRange,
+  folderGroup,
+  isWhole,
+  num,
+  type Scope,
+  tagGroup,
+  topBySlug,
+  WEEK,
+  weekOf,
+} from '../model.js';
 import type { RollupRepo, Summary } from './rollup-repo.js';
 
 export interface Sum {
@@ -138,13 +148,7 @@ export function createRollupReads(repo: RollupRepo) {
         const ids = candidates.slice(i, i + 500).map((row) => row.id);
         for (const row of await repo.slugsOf(scope.orgId, ids)) slugs.set(row.id, row.slug);
       }
-      return candidates
-        .flatMap((row) => {
-          const slug = slugs.get(row.id);
-          return slug === undefined ? [] : [{ slug, clicks: row.clicks }];
-        })
-        .sort((a, b) => b.clicks - a.clicks || (a.slug < b.slug ? -1 : a.slug > b.slug ? 1 : 0))
-        .slice(0, limit);
+      return topBySlug(candidates, slugs, limit);
     },
 
     /** Sums per (link, dimension, value) for the given links of one organization. */
