@@ -1,7 +1,7 @@
 import { isIP } from 'node:net';
 import { z } from 'zod';
-import { parseClickhouseUrl } from './analytics/clickhouse/url.js';
 import { ConfigError, shownValue } from './config-error.js';
+import { parseClickhouseUrl } from './store/clickhouse-url.js';
 import { TIERS, type Tier } from './tenancy/plans.js';
 
 export { ConfigError } from './config-error.js';

@@ -4,7 +4,7 @@ import type { Logger } from 'pino';
 import { migrateToLatest, openStore, type Store } from './store/database.js';
 
 /**
- * What both servers' processes do around their apps (server.ts for `linkhop serve`, engine/start.ts for
+ * What both servers' processes do around their apps (server.ts for `linkhop serve`, engine-server.ts for
  * `linkhop engine`): V8 flags, the serving store, one collection after start, shutdown on a signal. Apart
  * from server.ts so that the engine loads no Zod (config.ts) on its way to these.
  */

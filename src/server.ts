@@ -12,7 +12,7 @@ import type { Store } from './store/database.js';
 
 /**
  * The hosted service's process around its composed app: config in, store opened and migrated, listening,
- * signals out. The engine has its own (engine/start.ts), which loads neither Fastify nor Zod.
+ * signals out. The engine has its own (engine-server.ts), which loads neither Fastify nor Zod.
  */
 
 export interface RunningServer {

@@ -7,7 +7,7 @@ import type { Store } from '../store/database.js';
  */
 export async function runServe(mode: ServerMode): Promise<void> {
   if (mode === 'engine') {
-    await (await import('../engine/start.js')).startEngineServer(process.env);
+    await (await import('../engine-server.js')).startEngineServer(process.env);
     return;
   }
   const running = await (await import('../server.js')).startServer(process.env);

@@ -1,5 +1,5 @@
 import { ClickHouseLogLevel, type ClickHouseSettings, createClient } from '@clickhouse/client';
-import type { ClickhouseOptions } from './url.js';
+import type { ClickhouseOptions } from '../../store/clickhouse-url.js';
 
 /**
  * The HTTP client the ClickHouse store speaks through: the official `@clickhouse/client`, which works

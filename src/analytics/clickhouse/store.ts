@@ -1,3 +1,4 @@
+import { parseClickhouseUrl } from '../../store/clickhouse-url.js';
 import type { Store } from '../../store/database.js';
 import type { AnalyticsStore } from '../repo.js';
 import { type ClickhouseClient, createClickhouseClient } from './client.js';
@@ -5,7 +6,6 @@ import { createClickhouseRawReads } from './raw-reads.js';
 import { createClickhouseReads } from './reads.js';
 import { applySchema, tablesOf } from './schema.js';
 import { createScopeRepo } from './scope-repo.js';
-import { parseClickhouseUrl } from './url.js';
 import { createClickhouseWrites } from './write.js';
 
 /**

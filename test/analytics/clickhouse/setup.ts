@@ -1,7 +1,7 @@
 import { createClickhouseClient } from '../../../src/analytics/clickhouse/client.js';
 import { openClickhouseAnalytics } from '../../../src/analytics/clickhouse/store.js';
-import { parseClickhouseUrl } from '../../../src/analytics/clickhouse/url.js';
 import type { AnalyticsStore } from '../../../src/analytics/repo.js';
+import { parseClickhouseUrl } from '../../../src/store/clickhouse-url.js';
 import type { Store } from '../../../src/store/database.js';
 import type { TestClickhouse } from '../../helpers/clickhouse.js';
 

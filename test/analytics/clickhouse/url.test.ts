@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { parseClickhouseUrl } from '../../../src/analytics/clickhouse/url.js';
+import { parseClickhouseUrl } from '../../../src/store/clickhouse-url.js';
 
 describe('ANALYTICS_URL for ClickHouse', () => {
   it('gives the HTTP address, the credentials and the database', () => {

@@ -1,14 +1,14 @@
-import { composeEngine } from '../compose/engine.js';
-import { createLogger } from '../logger.js';
+import { composeEngine } from './compose/engine.js';
+import type { EngineApp } from './engine/app.js';
+import { type EngineConfig, parseEngineConfig } from './engine/config.js';
+import { createLogger } from './logger.js';
 import {
   closeOnSignals,
   collectStartupGarbage,
   openServingStore,
   tuneV8ForServing,
-} from '../server-process.js';
-import type { Store } from '../store/database.js';
-import type { EngineApp } from './app.js';
-import { type EngineConfig, parseEngineConfig } from './config.js';
+} from './server-process.js';
+import type { Store } from './store/database.js';
 
 export interface RunningEngine {
   app: EngineApp;
