@@ -116,13 +116,18 @@ export const groupsOf = (folderId: string | null, tags: readonly string[]): stri
 
 /**
  * The most-clicked links named by slug, as both stores answer them: most clicks first, ties by slug, a
- * link with no slug (gone from the main database) left out, at most `limit`.
+ * link with no slug (gone from the main database) left out, at most `limit`. Slugs are asked only for the
+ * links that can make the list: the top `limit` and whoever ties the last of them.
  */
-export function topBySlug(
-  candidates: readonly { id: string; clicks: number }[],
-  slugs: ReadonlyMap<string, string>,
+export async function topBySlug(
+  totals: readonly { id: string; clicks: number }[],
   limit: number,
-): { slug: string; clicks: number }[] {
+  slugsOf: (ids: string[]) => Promise<ReadonlyMap<string, string>>,
+): Promise<{ slug: string; clicks: number }[]> {
+  const ranked = [...totals].sort((a, b) => b.clicks - a.clicks);
+  const floor = ranked[limit - 1]?.clicks ?? 0;
+  const candidates = ranked.filter((row, i) => i < limit || row.clicks === floor);
+  const slugs = await slugsOf(candidates.map((row) => row.id));
   return candidates
     .flatMap((row) => {
       const slug = slugs.get(row.id);

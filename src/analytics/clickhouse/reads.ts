@@ -171,14 +171,7 @@ export function createClickhouseReads(client: ClickhouseClient, t: Tables, scope
 
     /** The scope's links by clicks, most first (slug breaks ties), at most `limit`: as rollup-reads.ts. */
     async perLink(scope: Scope, window: DayRange, limit: number) {
-      const ranked = (await linkTotals(scope, window)).sort((a, b) => b.clicks - a.clicks);
-      const floor = ranked[limit - 1]?.clicks ?? 0;
-      const candidates = ranked.filter((row, i) => i < limit || row.clicks === floor);
-      const slugs = await scopes.slugs(
-        scope.orgId,
-        candidates.map((row) => row.id),
-      );
-      return topBySlug(candidates, slugs, limit);
+      return topBySlug(await linkTotals(scope, window), limit, (ids) => scopes.slugs(scope.orgId, ids));
     },
 
     /** Sums per (link, dimension, value) for the given links of one organization. */

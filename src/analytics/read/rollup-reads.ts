@@ -139,16 +139,13 @@ export function createRollupReads(repo: RollupRepo) {
 
     /** The scope's links by clicks, most first (slug breaks ties), at most `limit`. */
     async perLink(scope: Scope, window: DayRange, limit: number) {
-      const ranked = (await linkTotals(scope, window)).sort((a, b) => b.clicks - a.clicks);
-      // Slugs only for the links that can make the list: the top `limit` and whoever ties the last of them.
-      const floor = ranked[limit - 1]?.clicks ?? 0;
-      const candidates = ranked.filter((row, i) => i < limit || row.clicks === floor);
-      const slugs = new Map<string, string>();
-      for (let i = 0; i < candidates.length; i += 500) {
-        const ids = candidates.slice(i, i + 500).map((row) => row.id);
-        for (const row of await repo.slugsOf(scope.orgId, ids)) slugs.set(row.id, row.slug);
-      }
-      return topBySlug(candidates, slugs, limit);
+      return topBySlug(await linkTotals(scope, window), limit, async (ids) => {
+        const slugs = new Map<string, string>();
+        for (let i = 0; i < ids.length; i += 500)
+          for (const row of await repo.slugsOf(scope.orgId, ids.slice(i, i + 500)))
+            slugs.set(row.id, row.slug);
+        return slugs;
+      });
     },
 
     /** Sums per (link, dimension, value) for the given links of one organization. */
