@@ -27,13 +27,16 @@ export function composeMetrics(parts: {
     ...(redis ? { redisUp: () => redis.health.up } : {}),
     outboxDepth: () => parts.outbox.deliveries.depth(),
     threads: async () => ({ 'click-writer': await writerThreadMemory(clicks) }),
-    caches: () => ({
-      links: { entries: parts.hosts.cache.size() },
-      compiled_pages: parts.redirect.respondToVisit.pages(),
-      ua_classifier: { entries: parts.redirect.classify.entries() },
-      rate_limits: { entries: keysHeld(Object.values(limits)) },
-      tap_ids: { entries: parts.held().tapIds },
-      held_outcomes: { entries: parts.held().outcomes },
-    }),
+    caches: () => {
+      const held = parts.held();
+      return {
+        links: { entries: parts.hosts.cache.size() },
+        compiled_pages: parts.redirect.respondToVisit.pages(),
+        ua_classifier: { entries: parts.redirect.classify.entries() },
+        rate_limits: { entries: keysHeld(Object.values(limits)) },
+        tap_ids: { entries: held.tapIds },
+        held_outcomes: { entries: held.outcomes },
+      };
+    },
   });
 }

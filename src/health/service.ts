@@ -133,7 +133,7 @@ export function createHealthChecker(deps: HealthCheckerDeps) {
   async function checkHost(
     host: string,
     started: number,
-  ): Promise<{ findings: Finding[]; releaseAt: number; failed: boolean }> {
+  ): Promise<{ host: string; findings: Finding[]; releaseAt: number; failed: boolean }> {
     // The last request a check made waits a second before the next check's first one.
     let lastRequests = 0;
     const findings: Finding[] = [];
@@ -150,14 +150,14 @@ export function createHealthChecker(deps: HealthCheckerDeps) {
       failed = true;
       deps.onError(error);
     }
-    return { findings, releaseAt: deps.now() + (lastRequests > 0 ? HOST_SPACING_MS : 0), failed };
+    return { host, findings, releaseAt: deps.now() + (lastRequests > 0 ? HOST_SPACING_MS : 0), failed };
   }
 
   /**
    * One pass: up to HOSTS_PER_PASS due hosts side by side, and one transaction before and one after for
-   * all of them (leases taken; results, history rows, events and leases given back). On SQLite those
-   * writes run on the event loop and wait for the click writer's lock: one per check of each kind held the
-   * hosted 302's p99 at 2.4 times the checker-off figure (bench/health-redirects.mjs).
+   * all of them (leases taken; results, history rows, events and leases given back), which yield to the
+   * click writer on SQLite (repo.ts). Three writes a check, each waiting for that writer's lock on the
+   * event loop, had held the hosted 302's p99 at 2.4 times the checker-off figure (bench/health-redirects.mjs).
    *
    * It answers how many hosts it checked, so a pass that found a full set goes round again at once:
    * counting destinations instead made a pass of hosts holding one or two due destinations each (most
@@ -177,8 +177,7 @@ export function createHealthChecker(deps: HealthCheckerDeps) {
     const queued = await repo.transaction(async (trx) => {
       let count = 0;
       for (const finding of findings) count += await finding.write(trx);
-      for (const [i, host] of hosts.entries())
-        await repo.releaseHost(trx, host, token, iso((checked[i] as { releaseAt: number }).releaseAt));
+      for (const { host, releaseAt } of checked) await repo.releaseHost(trx, host, token, iso(releaseAt));
       return count;
     });
     for (const finding of findings)
