@@ -140,10 +140,10 @@ function openPostgres(url: string, options: OpenStoreOptions): Store {
         return client;
       },
       (error: unknown) => {
-        // A connect begun before the latest success (slow under load, timed out after the database came
-        // back) is older news than that success: without the start time, recovery logged a second outage.
         // Waiting for a free client past the timeout is the pool being busy, not the database away: the
-        // caller still gets its 503, but health only hears of failures to reach the database.
+        // caller still gets its 503, but health only hears of failures to reach the database (under load,
+        // such a wait had logged a second outage). And a connect begun before the latest success (slow, it
+        // timed out after the database came back) is older news than that success.
         if (isConnectionError(error) && !isPoolWaitTimeout(error)) health.markDown(error, startedAt);
         throw error;
       },
