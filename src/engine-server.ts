@@ -3,7 +3,7 @@ import type { EngineApp } from './engine/app.js';
 import { type EngineConfig, parseEngineConfig } from './engine/config.js';
 import { createLogger } from './logger.js';
 import {
-  closeOnSignals,
+  closeOnceAndOnSignals,
   collectStartupGarbage,
   openServingStore,
   tuneV8ForServing,
@@ -32,14 +32,6 @@ export async function startEngineServer(env: NodeJS.ProcessEnv): Promise<Running
   const url = await app.listen({ port: config.port, host: config.host });
   logger.info({ url, baseUrl: config.baseUrl }, 'linkhop engine listening');
   collectStartupGarbage();
-  let closing: Promise<void> | undefined;
-  const close = () => {
-    closing ??= (async () => {
-      await app.close();
-      await store.close();
-    })();
-    return closing;
-  };
-  closeOnSignals(logger, close);
+  const close = closeOnceAndOnSignals(logger, app, store);
   return { app, store, config, url, close };
 }

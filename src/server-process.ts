@@ -25,8 +25,29 @@ export function tuneV8ForServing(): void {
   setFlagsFromString('--max-inlined-bytecode-size-cumulative=3000');
 }
 
+/**
+ * The server's close: the app (its requests finish), then the store, once however often it is asked; a
+ * SIGTERM or SIGINT asks too and ends the process with its outcome.
+ */
+export function closeOnceAndOnSignals(
+  logger: Logger,
+  app: { close(): Promise<unknown> },
+  store: Store,
+): () => Promise<void> {
+  let closing: Promise<void> | undefined;
+  const close = () => {
+    closing ??= (async () => {
+      await app.close();
+      await store.close();
+    })();
+    return closing;
+  };
+  closeOnSignals(logger, close);
+  return close;
+}
+
 /** SIGTERM or SIGINT: log, close, exit 0 (1 when closing failed). */
-export function closeOnSignals(logger: Logger, close: () => Promise<void>): void {
+function closeOnSignals(logger: Logger, close: () => Promise<void>): void {
   for (const signal of ['SIGTERM', 'SIGINT'] as const) {
     process.once(signal, () => {
       logger.info({ signal }, 'shutting down');

@@ -3,7 +3,7 @@ import type { Composed } from './app.js';
 import { type Config, ConfigError, parseConfig } from './config.js';
 import { createLogger } from './logger.js';
 import {
-  closeOnSignals,
+  closeOnceAndOnSignals,
   collectStartupGarbage,
   openServingStore,
   tuneV8ForServing,
@@ -50,14 +50,6 @@ export async function startServer(env: NodeJS.ProcessEnv): Promise<RunningServer
   const url = await composed.app.listen({ port: config.port, host: config.host });
   logger.info({ url, baseUrl: config.baseUrl }, `linkhop ${mode} listening`);
   collectStartupGarbage();
-  let closing: Promise<void> | undefined;
-  const close = () => {
-    closing ??= (async () => {
-      await composed.close();
-      await store.close();
-    })();
-    return closing;
-  };
-  closeOnSignals(logger, close);
+  const close = closeOnceAndOnSignals(logger, composed, store);
   return { app: composed.app, store, config, url, close };
 }
