@@ -26,7 +26,7 @@ import { broadcastRoutes } from './broadcasts/routes.js';
 import { type SegmentService, segmentRoutes } from './broadcasts/segments.js';
 import type { BroadcastService } from './broadcasts/service.js';
 import { type UnsubscribeService, unsubscribeRoutes } from './broadcasts/unsubscribe.js';
-import { composeAnalytics } from './compose/analytics.js';
+import { composeAnalytics, openClickhouseEngine } from './compose/analytics.js';
 import { composeAudience, type MailWorkerOptions } from './compose/audience.js';
 import { type BulkActions, composeBulkActions } from './compose/bulk-actions.js';
 import { composeImports } from './compose/imports.js';
@@ -114,6 +114,8 @@ export interface HostedAppDeps {
   ping: () => Promise<void>;
   /** Redis's state for /health, when REDIS_URL is set. */
   redisHealth?: HealthDeps['redis'];
+  /** ANALYTICS_URL's ClickHouse for /health, when it is set. */
+  analyticsHealth?: HealthDeps['analytics'];
   metrics?: Metrics;
   v1Auth: V1AuthDeps;
   dashboard: DashboardAccountDeps;
@@ -245,16 +247,22 @@ export async function composeHosted(
   const mail = mailSettings(config, options);
   const crowd = composeAudience({ config, store, logger, events, audit, ...mail, now });
   const hosts = await composeHosts(config, store, shared, outbox);
+  // ANALYTICS_URL: opened without waiting on the server; erasure and destination health use it too.
+  const clickhouse = openClickhouseEngine(config, store, logger);
   const people = composeTeams({
     ...{ config, store, audit, logger, limits, cache: hosts.cache, ...mail, now },
     passwordRefused: ssoPasswordRefusal(store),
+    ...(clickhouse ? { eraseAnalytics: (orgId: string) => clickhouse.eraseOrganization(orgId) } : {}),
   });
   const { accounts } = people;
   const sso = composeSso({
     ...{ config, store, accounts: people.repo, secretBox, audit, clock: shared.clock, now },
     openSession: (userId, orgId) => accounts.openSession(userId, orgId),
   });
-  const linking = await composeLinks({ config, store, logger, shared, outbox, hosts, accounts, mail });
+  const linking = await composeLinks({
+    ...{ config, store, logger, shared, outbox, hosts, accounts, mail },
+    ...(clickhouse ? { analytics: clickhouse.store } : {}),
+  });
   const { links, linkExpiry, previews } = linking;
   const imports = composeImports({
     store,
@@ -281,14 +289,16 @@ export async function composeHosted(
     abTesting: { linkRepo: hosts.linkRepo, table: shared.table, audit, cache: hosts.cache },
     emitEvent: outbox.emitEvent,
     clock: shared.clock,
+    clickhouse,
   });
   const social = composeSocial({ config, store, logger, audit, links, analytics, sessionSecret, now });
   const redirect = composeRedirect({ config, shared, hosts, linkExpiry, clicks, tapTokens, bandit });
-  const metrics = composeMetrics({ store, shared, outbox, hosts, clicks, redirect, held });
+  const metrics = composeMetrics({ store, shared, outbox, hosts, clicks, redirect, held, clickhouse });
   const groups = { shared, outbox, crowd, hosts, people, linking, imports, analytics, social, redirect };
-  const app = await buildHostedApp(
-    hostedAppDeps(config, store, logger, metrics, { ...groups, abTests, bulkActions, sso }),
-  );
+  const app = await buildHostedApp({
+    ...hostedAppDeps(config, store, logger, metrics, { ...groups, abTests, bulkActions, sso }),
+    ...(clickhouse ? { analyticsHealth: { ping: () => clickhouse.ping() } } : {}),
+  });
   tracking.start();
   outbox.deliveries.start();
   crowd.start();
@@ -482,6 +492,7 @@ async function registerPlumbing(app: FastifyInstance, deps: HostedAppDeps): Prom
   await app.register(healthRoutes, {
     ping: deps.ping,
     ...(deps.redisHealth ? { redis: deps.redisHealth } : {}),
+    ...(deps.analyticsHealth ? { analytics: deps.analyticsHealth } : {}),
   });
   const metrics = deps.metrics;
   if (metrics) {

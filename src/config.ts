@@ -153,7 +153,7 @@ export interface Config {
   analytics: boolean;
   /**
    * ANALYTICS_URL=clickhouse://user:pass@host:8123/db: clicks and outcomes go to ClickHouse (issue #35);
-   * null keeps analytics in the main database. Checked here, used once the writer is wired to it.
+   * null keeps analytics in the main database. Checked here; compose/analytics.ts opens it.
    */
   analyticsUrl: string | null;
   allowPrivateWebhookTargets: boolean;

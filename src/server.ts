@@ -1,6 +1,6 @@
 import type { FastifyInstance } from 'fastify';
 import type { Composed } from './app.js';
-import { type Config, ConfigError, parseConfig } from './config.js';
+import { type Config, parseConfig } from './config.js';
 import { createLogger } from './logger.js';
 import {
   closeOnceAndOnSignals,
@@ -29,13 +29,6 @@ export async function startServer(env: NodeJS.ProcessEnv): Promise<RunningServer
   const mode = 'hosted';
   tuneV8ForServing();
   const config = parseConfig(env, mode);
-  // The ClickHouse store exists (analytics/clickhouse/) but the click writer does not write to it yet: an
-  // operator who set it must not believe their clicks are going there (issue #35, phase 2 wires it).
-  if (config.analyticsUrl !== null) {
-    throw new ConfigError([
-      'ANALYTICS_URL: this release keeps analytics in the main database; writing them to ClickHouse is not available yet. Unset ANALYTICS_URL to start.',
-    ]);
-  }
   const logger = createLogger(config);
   const store = await openServingStore(config.databaseUrl, config.sqliteCacheMb);
   // Loaded only here, after the flags above.

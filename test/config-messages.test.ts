@@ -72,10 +72,10 @@ describe('linkhop serve with a wrong variable', () => {
       { DATABASE_URL: 'nonsense' },
       'DATABASE_URL must be sqlite:<path> (e.g. sqlite:./data/linkhop.db) or postgres://user:password@host:5432/database, not "nonsense"',
     ],
-    // A well-formed ClickHouse URL the server cannot use yet: refused rather than silently ignored.
+    // Not a ClickHouse URL: refused with its scheme named, the password never shown.
     [
-      { ANALYTICS_URL: 'clickhouse://user:secret@127.0.0.1:8123/analytics' },
-      'ANALYTICS_URL: this release keeps analytics in the main database; writing them to ClickHouse is not available yet. Unset ANALYTICS_URL to start.',
+      { ANALYTICS_URL: 'https://user:secret@127.0.0.1:8123/analytics' },
+      'ANALYTICS_URL: unsupported scheme https: (expected clickhouse: or clickhouses:), not "https://…"',
     ],
   ])('%j: exits non-zero with one sentence on stderr, no stack trace', (env, sentence) => {
     const result = spawnSync(process.execPath, [CLI, 'serve'], { env: childEnv(env), encoding: 'utf8' });

@@ -4,7 +4,7 @@ import type { OrgContext } from '../tenancy/context.js';
 import { createEscapeCellReads } from './read/escape-cell-reads.js';
 import { outcomeOf } from './read/export.js';
 import {
-  type AnalyticsRepo,
+  type AnalyticsStore,
   createAnalyticsRepo,
   DAY_MS,
   type DayRange,
@@ -48,7 +48,8 @@ export interface AnalyticsServiceDeps {
   /** The webhook outbox: a stored outcome's app.* event commits with it. */
   outbox?: OutcomeOutbox;
   now: () => Date;
-  repo?: AnalyticsRepo;
+  /** The analytics store: the main database's unless ANALYTICS_URL's ClickHouse is given. */
+  repo?: AnalyticsStore;
   /** Keeps a tap outcome the store refused, for a later retry (outcome-queue.ts). */
   holdOutcome?: (row: OutcomeRow) => void;
 }

@@ -1,8 +1,9 @@
 import { randomUUID } from 'node:crypto';
 import type { Redis } from 'ioredis';
 import type { Logger } from 'pino';
+import { type LiveClickhouse, openLiveClickhouse } from '../analytics/clickhouse/live.js';
 import { createEscapeBandit } from '../analytics/read/escape-bandit.js';
-import { createAnalyticsRepo } from '../analytics/repo.js';
+import { type AnalyticsStore, createAnalyticsRepo } from '../analytics/repo.js';
 import { type AnalyticsServiceDeps, createAnalyticsService } from '../analytics/service.js';
 import { createClickPartitions } from '../analytics/write/click-partitions.js';
 import { createClickRetention } from '../analytics/write/click-retention.js';
@@ -40,6 +41,17 @@ export interface AnalyticsDeps {
   emitEvent: AnalyticsServiceDeps['emitEvent'];
   /** The service's clock, in milliseconds. */
   clock: () => number;
+  /** ANALYTICS_URL: clicks, outcomes and their reads in ClickHouse (openClickhouseEngine). */
+  clickhouse: LiveClickhouse | null;
+}
+
+/**
+ * ANALYTICS_URL's ClickHouse, opened without waiting on the server (live.ts): null without it. Made
+ * before the other groups, since account erasure and destination health read or delete analytics too.
+ */
+export function openClickhouseEngine(config: Config, store: Store, logger: Logger): LiveClickhouse | null {
+  if (config.analyticsUrl === null) return null;
+  return openLiveClickhouse(config.analyticsUrl, store, { logger });
 }
 
 /**
@@ -48,12 +60,27 @@ export interface AnalyticsDeps {
  * clicks are dropped by partition, and A/B tests are read out and concluded (by hand or by their rule).
  */
 export function composeAnalytics(deps: AnalyticsDeps) {
-  const { config, store, logger, events } = deps;
-  const clicks = clickSink(config, store, logger, deps.clickThread);
+  const { config, store, logger, events, clickhouse } = deps;
+  // Reads, outcomes and clicks go to one store: ClickHouse with ANALYTICS_URL, the main database without.
+  const repo: AnalyticsStore = clickhouse?.store ?? createAnalyticsRepo(store);
+  const clicks = clickSink(
+    config,
+    store,
+    logger,
+    deps.clickThread,
+    clickhouse && config.analyticsUrl
+      ? {
+          url: config.analyticsUrl,
+          store: clickhouse.store,
+          reached: (up) =>
+            up ? clickhouse.health.markUp() : clickhouse.health.markDown(new Error('a click batch failed')),
+        }
+      : undefined,
+  );
   // Tap outcomes the database refused (the token already spent) are held and inserted again later;
   // a held outcome is written with its app.* event, as a fresh report is.
   const outcomeQueue = createOutcomeQueue({
-    insert: createOutcomeWriter(createAnalyticsRepo(store), events),
+    insert: createOutcomeWriter(repo, events),
     logger,
     dir: config.spillDir,
   });
@@ -65,6 +92,7 @@ export function composeAnalytics(deps: AnalyticsDeps) {
   });
   const analytics = createAnalyticsService({
     store,
+    repo,
     analytics: config.analytics,
     links: deps.links,
     tapTokens,
@@ -93,6 +121,7 @@ export function composeAnalytics(deps: AnalyticsDeps) {
     partitions: createClickPartitions(store),
     // Also erases the analytics rows an erased organization's in-flight clicks wrote after the erasure.
     store,
+    ...(clickhouse ? { clickhouse } : {}),
     retentionDays: config.clickRetentionDays,
     now: deps.clock,
     logger,
@@ -106,6 +135,7 @@ export function composeAnalytics(deps: AnalyticsDeps) {
     /** What analytics hold in memory, for /metrics: spent tap ids (without Redis) and refused outcomes. */
     held: () => ({ tapIds: memoryOneShot?.size() ?? 0, outcomes: outcomeQueue.stats().held }),
     start() {
+      clickhouse?.start();
       clicks.start();
       retention.start();
       if (config.analytics) outcomeQueue.start();
@@ -119,6 +149,7 @@ export function composeAnalytics(deps: AnalyticsDeps) {
       await outcomeQueue.stop();
       await bandit.stop();
       await abTests.stop();
+      await clickhouse?.close();
     },
   };
 }

@@ -4,7 +4,7 @@ import type { Config } from '../config.js';
 import { GONE_SIGNALS, validateGoneSignals } from '../core/platforms/gone-signals.js';
 import { CHECK_TIMEOUT_MS } from '../health/check.js';
 import { createHealthDigest } from '../health/digest.js';
-import type { HealthRepo } from '../health/repo.js';
+import { type HealthRepo, type VisitReads, visitedSinceIn } from '../health/repo.js';
 import { createHealthChecker } from '../health/service.js';
 import type { LinkRepo } from '../links/repo.js';
 import type { LinkService } from '../links/service.js';
@@ -30,8 +30,13 @@ export function composeHealth(parts: {
   clock: () => number;
   /** The mailer of the daily digest (none leaves without SMTP_URL). */
   mailer: Mailer;
+  /** ANALYTICS_URL's store: whether a link was visited is asked there, not of the main database's rollups. */
+  analytics?: { reads: VisitReads; db: Parameters<typeof visitedSinceIn>[0] };
 }) {
-  const { config, repo, linkRepo, links } = parts;
+  const { config, linkRepo, links } = parts;
+  const repo: HealthRepo = parts.analytics
+    ? { ...parts.repo, visitedSince: visitedSinceIn(parts.analytics.db, parts.analytics.reads) }
+    : parts.repo;
   const fetcher = createGuardedFetcher({
     allowPrivate: config.allowPrivateHealthTargets,
     timeoutMs: CHECK_TIMEOUT_MS,

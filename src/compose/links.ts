@@ -5,7 +5,7 @@ import type { Config } from '../config.js';
 import { createTxtLookup } from '../domains/dns-txt.js';
 import { createDomainService } from '../domains/service.js';
 import { createFolderService } from '../folders/service.js';
-import { createHealthRepo } from '../health/repo.js';
+import { createHealthRepo, type VisitReads } from '../health/repo.js';
 import { composeLinkExpiry } from '../links/expiry.js';
 import { createPreviewService } from '../links/preview.js';
 import { createLinkRepo } from '../links/repo.js';
@@ -70,6 +70,8 @@ export async function composeLinks(parts: {
   accounts: Pick<AccountService, 'reapplyLinkCap'>;
   /** SMTP_URL's transport (null without) and MAIL_FROM: the destination health digest. */
   mail: { mailTransport: MailTransport | null; mailFrom: string };
+  /** ANALYTICS_URL's store, for destination health's "was it visited" (compose/health.ts). */
+  analytics?: VisitReads;
 }) {
   const { config, store, logger, shared, outbox, hosts, accounts } = parts;
   const { audit, events } = outbox;
@@ -111,6 +113,7 @@ export async function composeLinks(parts: {
     cache,
     logger,
     clock: shared.clock,
+    ...(parts.analytics ? { analytics: { reads: parts.analytics, db: store.db } } : {}),
     mailer: createMailer({
       transport: parts.mail.mailTransport,
       from: parts.mail.mailFrom,

@@ -18,6 +18,8 @@ export function composeMetrics(parts: {
   redirect: Pick<ReturnType<typeof composeRedirect>, 'respondToVisit' | 'classify'>;
   /** What analytics hold in memory (compose/analytics.ts). */
   held: () => { tapIds: number; outcomes: number };
+  /** ANALYTICS_URL's ClickHouse: its state as last seen (a call, a ping, the writer thread's writes). */
+  clickhouse: { health: { readonly up: boolean } } | null;
 }) {
   const { store, shared, clicks } = parts;
   const { redis, limits } = shared;
@@ -25,6 +27,7 @@ export function composeMetrics(parts: {
     clicks: () => clicks.stats(),
     dbUp: () => store.health.up,
     ...(redis ? { redisUp: () => redis.health.up } : {}),
+    ...(parts.clickhouse ? { analyticsUp: () => parts.clickhouse?.health.up ?? false } : {}),
     outboxDepth: () => parts.outbox.deliveries.depth(),
     threads: async () => ({ 'click-writer': await writerThreadMemory(clicks) }),
     caches: () => {

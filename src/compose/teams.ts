@@ -29,6 +29,12 @@ export interface TeamsDeps {
   now: () => Date;
   /** Single sign-on's rule for password log-ins (src/compose/sso.ts). */
   passwordRefused?: (userId: string) => Promise<boolean>;
+  /**
+   * ANALYTICS_URL: deletes an erased organization's rows in ClickHouse, after the erasure committed in the
+   * main database (ClickHouse has no part in its transaction). A failure is logged; the hourly sweep of
+   * erased organizations (click-retention.ts) deletes them when ClickHouse answers again.
+   */
+  eraseAnalytics?: (orgId: string) => Promise<unknown>;
 }
 
 /**
@@ -74,7 +80,17 @@ export function composeTeams(deps: TeamsDeps) {
         accounts: repo,
         audit,
         now,
-        invalidateOrganization: (orgId) => deps.cache.invalidateOrganization(orgId),
+        invalidateOrganization: async (orgId) => {
+          deps.cache.invalidateOrganization(orgId);
+          await deps
+            .eraseAnalytics?.(orgId)
+            .catch((error: unknown) =>
+              deps.logger.warn(
+                { err: error, orgId },
+                'ClickHouse analytics not erased yet: the sweep retries',
+              ),
+            );
+        },
       }),
     },
   };

@@ -363,3 +363,43 @@ export function createHealthRepo(db: Executor, dialect: Dialect) {
 }
 
 export type HealthRepo = ReturnType<typeof createHealthRepo>;
+
+/** What visitedSince needs of the analytics store when it is not the main database (ANALYTICS_URL). */
+export interface VisitReads {
+  linkSums(
+    orgId: string,
+    ids: readonly string[],
+    dimensions: string[],
+    window: { from: number; to: number },
+  ): Promise<{ clicks: number }[]>;
+}
+
+/**
+ * visitedSince answered by the analytics store (ClickHouse), the links grouped by organization first
+ * (its tables are keyed by organization): one `total` sum per organization from `fromDay` on. While it is
+ * unreachable the links count as visited, so a destination keeps its frequent checks rather than fall
+ * to a daily one because of an analytics outage.
+ */
+export function visitedSinceIn(db: Executor, analytics: VisitReads) {
+  return async (linkIds: readonly string[], fromDay: number): Promise<boolean> => {
+    if (linkIds.length === 0) return false;
+    const rows = await db
+      .selectFrom('links')
+      .select(['id', 'org_id'])
+      .where('id', 'in', linkIds.slice(0, 500))
+      .execute();
+    const byOrg = new Map<string, string[]>();
+    for (const row of rows) byOrg.set(row.org_id, [...(byOrg.get(row.org_id) ?? []), row.id]);
+    // A day far ahead: a clock a little off on either side still reads today's clicks.
+    const window = { from: fromDay, to: fromDay + 3650 };
+    try {
+      for (const [orgId, ids] of byOrg) {
+        const sums = await analytics.linkSums(orgId, ids, ['total'], window);
+        if (sums.some((row) => row.clicks > 0)) return true;
+      }
+      return false;
+    } catch {
+      return true;
+    }
+  };
+}

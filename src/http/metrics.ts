@@ -22,6 +22,8 @@ export interface MetricsProbes {
   dbUp: () => boolean;
   /** Absent when Redis is not configured. */
   redisUp?: () => boolean;
+  /** ANALYTICS_URL's ClickHouse as last seen; absent without it. */
+  analyticsUp?: () => boolean;
   /** Pending webhook deliveries; may fail while the database is away (the last value is kept). */
   outboxDepth: () => Promise<number>;
   /**
@@ -140,6 +142,11 @@ export function createMetrics(probes: MetricsProbes): Metrics {
   );
   const redisUp = probes.redisUp;
   if (redisUp) gauge('linkhop_redis_up', '1 while Redis is connected', () => (redisUp() ? 1 : 0));
+  const analyticsUp = probes.analyticsUp;
+  if (analyticsUp)
+    gauge('linkhop_analytics_up', '1 when ClickHouse (ANALYTICS_URL) answered last time it was used', () =>
+      analyticsUp() ? 1 : 0,
+    );
   let outboxDepth: number | undefined;
   new Gauge({
     name: 'linkhop_webhook_outbox_depth',

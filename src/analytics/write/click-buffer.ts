@@ -46,8 +46,18 @@ export interface ClickBufferOptions {
   /** Where clicks go while the store fails (click-spill.ts); replayed exactly once when it is back. */
   spill?: ClickSpill;
   logger: BufferLogger;
-  /** For tests: the writer (defaults to the store's analytics repo). False: that batch id was written before. */
+  /**
+   * The writer, instead of the store's analytics repo (ANALYTICS_URL's ClickHouse store, or a test's).
+   * False: that batch id was written before.
+   */
   write?: (clicks: readonly ClickInput[], batchId?: string) => Promise<unknown>;
+  /** Forgets batch ids written before a time, beside `write` (without either, the repo's pruning). */
+  prune?: (beforeMs: number) => Promise<unknown>;
+  /**
+   * Every batch under an id (default: on PostgreSQL only). A store reached over a network (ClickHouse)
+   * can lose the answer of a write it took, as PostgreSQL can lose a commit's.
+   */
+  idEveryBatch?: boolean;
 }
 
 export interface ClickBufferStats {
@@ -99,9 +109,10 @@ export function createClickBuffer(options: ClickBufferOptions) {
   const { logger, spill } = options;
   const repo = options.write ? null : createWriteRepo(options.store);
   const write = options.write ?? (repo as WriteRepo).writeClicks;
+  const pruneBatchIds = options.prune ?? repo?.pruneBatchIds;
   const enabled = options.enabled ?? true;
   // SQLite commits are not ambiguous (no connection to lose): its batches need no id, only segments.
-  const idEveryBatch = postgres;
+  const idEveryBatch = options.idEveryBatch ?? postgres;
   const parallel = Math.max(1, options.parallelBatches ?? (postgres ? 2 : 1));
 
   let pending: ClickInput[] = [];
@@ -233,9 +244,9 @@ export function createClickBuffer(options: ClickBufferOptions) {
   }
 
   function prune(): void {
-    if (!repo || Date.now() - lastPrune < PRUNE_EVERY_MS) return;
+    if (!pruneBatchIds || Date.now() - lastPrune < PRUNE_EVERY_MS) return;
     lastPrune = Date.now();
-    repo.pruneBatchIds(lastPrune - BATCH_ID_RETENTION_MS).catch(() => {
+    pruneBatchIds(lastPrune - BATCH_ID_RETENTION_MS).catch(() => {
       lastPrune = 0;
     });
   }

@@ -12,11 +12,21 @@ import { ANALYTICS_TABLES, createRetentionRepo } from './retention-repo.js';
  * With `store`, each pass also erases the analytics rows of organizations erased in the last
  * ERASED_SWEEP_DAYS: deleting an account erases them in its transaction, but clicks the writer still held
  * (or spilled during an outage) and outcome beacons arriving after can land rows later (issue #30).
+ *
+ * With ANALYTICS_URL (`clickhouse`), the same pass does both in ClickHouse too: an erased organization's
+ * rows deleted (a mutation per table that still has some), and raw clicks' months past the window dropped
+ * whole. The main database's steps still run: rows written there before the move are erased and expire
+ * as before.
  */
 export interface ClickRetentionOptions {
   partitions: ClickPartitions;
   /** Where erased organizations' late analytics rows are found and deleted; without it, not swept. */
   store?: Store;
+  /** ANALYTICS_URL's ClickHouse (clickhouse/live.ts): swept and trimmed as well. */
+  clickhouse?: {
+    eraseOrganization(orgId: string): Promise<string[]>;
+    dropClicksBefore(cutoffMs: number): Promise<string[]>;
+  };
   /** Null: keep every click (the default). */
   retentionDays: number | null;
   now: () => number;
@@ -68,11 +78,43 @@ export function createClickRetention(options: ClickRetentionOptions) {
         new Date(now - ERASED_SWEEP_DAYS * DAY_MS).toISOString(),
       );
       if (Object.keys(swept).length > 0) logger.info({ swept }, 'analytics of erased organizations removed');
+      // ClickHouse away fails its own steps only: the main database's still run, the next pass retries.
+      if (options.clickhouse)
+        await sweepClickhouse(options.store, options.clickhouse, now).catch((error: unknown) =>
+          logger.error({ err: error }, 'ClickHouse sweep of erased organizations failed'),
+        );
     }
     if (retentionDays === null) return;
-    const dropped = await partitions.dropBefore(now - retentionDays * DAY_MS);
+    const cutoff = now - retentionDays * DAY_MS;
+    const dropped = await partitions.dropBefore(cutoff);
     if (dropped.partitions.length > 0 || dropped.blocks > 0)
       logger.info({ ...dropped, retentionDays }, 'raw clicks past CLICK_RETENTION_DAYS removed');
+    const months =
+      (await options.clickhouse?.dropClicksBefore(cutoff).catch((error: unknown) => {
+        logger.error({ err: error }, 'ClickHouse retention pass failed');
+        return [];
+      })) ?? [];
+    if (months.length > 0)
+      logger.info(
+        { partitions: months, retentionDays },
+        'ClickHouse raw clicks past CLICK_RETENTION_DAYS dropped',
+      );
+  }
+
+  /** Erased organizations' rows in ClickHouse: a deletion queued per table that still has some. */
+  async function sweepClickhouse(
+    store: Store,
+    clickhouse: NonNullable<ClickRetentionOptions['clickhouse']>,
+    now: number,
+  ): Promise<void> {
+    const erased = await createRetentionRepo(store).erasedSince(
+      new Date(now - ERASED_SWEEP_DAYS * DAY_MS).toISOString(),
+    );
+    for (const { id } of erased) {
+      const tables = await clickhouse.eraseOrganization(id);
+      if (tables.length > 0)
+        logger.info({ orgId: id, tables }, 'ClickHouse analytics of an erased organization deleted');
+    }
   }
 
   /** One pass at a time; a failure is logged and the next tick tries again. */

@@ -30,6 +30,10 @@ export interface ClickThreadOptions {
   spillDir?: string;
   /** SQLite: the thread's connection's page cache ceiling in MB (SQLITE_CACHE_MB). */
   sqliteCacheMb?: number;
+  /** ANALYTICS_URL: the thread writes clicks to ClickHouse through a client of its own. */
+  analyticsUrl?: string;
+  /** The thread's ClickHouse writes, on each change: false after one failed for want of the server, true after one went through. */
+  onAnalytics?: (up: boolean) => void;
   logger: BufferLogger;
   /** Ring size in 32-bit words, a power of two (default 2^21: 8 MB, about 170,000 clicks). */
   ringWords?: number;
@@ -51,6 +55,7 @@ type Message =
   | { type: 'log'; level: 'warn' | 'error'; details: object; message: string }
   | { type: 'flushed'; seq: number }
   | { type: 'memory'; seq: number; memory: ThreadMemory }
+  | { type: 'analytics'; up: boolean }
   | { type: 'stopped' };
 
 /** A scrape waits this long for the thread's numbers, then shows the last ones. */
@@ -83,6 +88,7 @@ export function createClickThread(options: ClickThreadOptions) {
       ...(options.schema ? { schema: options.schema } : {}),
       ...(options.spillDir ? { spillDir: options.spillDir } : {}),
       ...(options.sqliteCacheMb ? { sqliteCacheMb: options.sqliteCacheMb } : {}),
+      ...(options.analyticsUrl ? { analyticsUrl: options.analyticsUrl } : {}),
       dictionary: writer.dictionary(),
       drainIntervalMs: options.drainIntervalMs ?? 50,
       flushIntervalMs: options.flushIntervalMs ?? 500,
@@ -90,6 +96,7 @@ export function createClickThread(options: ClickThreadOptions) {
     const started = new Worker(options.file, { workerData: data });
     started.on('message', (message: Message) => {
       if (message.type === 'log') logger[message.level](message.details, message.message);
+      else if (message.type === 'analytics') options.onAnalytics?.(message.up);
       else if (message.type === 'flushed') {
         flushes.get(message.seq)?.();
         flushes.delete(message.seq);

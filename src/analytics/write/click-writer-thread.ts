@@ -2,6 +2,8 @@
 import '../../keep-tick-maps.js';
 import { type MessagePort, parentPort, workerData } from 'node:worker_threads';
 import { openStore } from '../../store/database.js';
+import { createDbHealth } from '../../store/db-health.js';
+import { openLiveClickhouse } from '../clickhouse/live.js';
 import { createClickBuffer } from './click-buffer.js';
 import { createClickRingReader } from './click-ring.js';
 import { createClickSpill } from './click-spill.js';
@@ -18,7 +20,9 @@ const THREAD_STATEMENT_TIMEOUT_MS = 30_000;
  * Messages in: `{type: 'flush', seq}` (everything recorded so far written, then `{type: 'flushed', seq}`)
  * `{type: 'memory', seq}` (this thread's heap numbers, `{type: 'memory', seq, memory}`, for /metrics)
  * and `{type: 'stop'}` (the same, then the connection closed, `{type: 'stopped'}`, and the thread ends).
- * Out, besides those: `{type: 'log', level, details, message}` for the main thread's logger.
+ * Out, besides those: `{type: 'log', level, details, message}` for the main thread's logger, and with
+ * ANALYTICS_URL `{type: 'analytics', up}` on each change between a write that reached ClickHouse and one
+ * that failed for want of it (for /health and /metrics).
  */
 
 export interface ClickWriterThreadData {
@@ -28,6 +32,8 @@ export interface ClickWriterThreadData {
   schema?: string;
   spillDir?: string;
   sqliteCacheMb?: number;
+  /** ANALYTICS_URL: clicks go to ClickHouse through this thread's own client (the main database opened still). */
+  analyticsUrl?: string;
   /** The producer's numbered strings, for a thread started on a ring already in use. */
   dictionary: [number, string][];
   drainIntervalMs: number;
@@ -58,10 +64,14 @@ function run(port: MessagePort, data: ClickWriterThreadData): void {
     maxConnections: 2,
     statementTimeoutMs: THREAD_STATEMENT_TIMEOUT_MS,
   });
+  const clickhouse = data.analyticsUrl ? openThreadClickhouse(port, data.analyticsUrl, store) : null;
   const buffer = createClickBuffer({
     store,
     logger,
     flushIntervalMs: data.flushIntervalMs,
+    ...(clickhouse
+      ? { write: clickhouse.store.writeClicks, prune: clickhouse.store.pruneBatchIds, idEveryBatch: true }
+      : {}),
     ...(data.spillDir ? { spill: createClickSpill({ dir: data.spillDir }) } : {}),
   });
   const reader = createClickRingReader(data.ring, data.dictionary);
@@ -100,11 +110,23 @@ function run(port: MessagePort, data: ClickWriterThreadData): void {
       drain();
       await buffer.stop();
       reader.report(buffer.stats());
+      await clickhouse?.close();
       await store.close();
       port.postMessage({ type: 'stopped' });
       port.close();
     })();
   });
+}
+
+/**
+ * ClickHouse through this thread's own client (the main thread's cannot cross): a batch may take longer
+ * than an API read, so the request timeout is the thread's statement timeout. Its writes' outcomes go to
+ * the main thread, which holds the state /health and /metrics show.
+ */
+function openThreadClickhouse(port: MessagePort, url: string, main: ReturnType<typeof openStore>) {
+  const health = createDbHealth();
+  health.onChange((up) => port.postMessage({ type: 'analytics', up }));
+  return openLiveClickhouse(url, main, { requestTimeoutMs: THREAD_STATEMENT_TIMEOUT_MS, health });
 }
 
 if (parentPort) run(parentPort, workerData as ClickWriterThreadData);
