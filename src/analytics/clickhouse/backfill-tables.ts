@@ -1,0 +1,38 @@
+import type { ClickhouseClient } from './client.js';
+import type { Tables } from './schema.js';
+
+/**
+ * The backfill's own ClickHouse tables (backfill.ts), made when a backfill starts, never by the service.
+ *
+ * - `backfill_checkpoint`: where a backfill is, one row per step (a chunk started, a chunk done, an
+ *   organization's rollups done, a month done), read back whole when a run starts. In ClickHouse rather
+ *   than the main database: it describes what this ClickHouse database holds, so a target dropped and
+ *   made again starts from the beginning by itself, and the main database needs no migration for a
+ *   one-off tool.
+ * - `backfill_rollups`: a `Null` table (it keeps nothing) whose views add its rows to `link_rollups` and
+ *   `org_rollups` and write its batch id into the exactly-once ledger (`click_batch_parts`), like an
+ *   insert into `clicks` does. The rollups a SQL store kept but whose raw clicks it no longer has (or
+ *   could never rebuild: escape cells) go in through it, once.
+ */
+export function backfillStatements(t: Tables): string[] {
+  const db = t.database;
+  return [
+    `CREATE TABLE IF NOT EXISTS ${db}.backfill_checkpoint (seq UInt64, month UInt32, org_id String,
+      step String, state String, from_at UInt64, from_id UInt64, to_at UInt64, to_id UInt64,
+      batch_id String, rows UInt64, at DateTime)
+      ENGINE = MergeTree() PARTITION BY tuple() ORDER BY seq`,
+    `CREATE TABLE IF NOT EXISTS ${db}.backfill_rollups (batch_id String, kind String, org_id String,
+      link_id String, day Date, dimension String, value String, clicks UInt64) ENGINE = Null`,
+    `CREATE MATERIALIZED VIEW IF NOT EXISTS ${db}.backfill_link_rollups_mv TO ${t.linkRollups.text} AS
+      SELECT org_id, link_id, day, dimension, value, clicks FROM ${db}.backfill_rollups WHERE kind = 'link'`,
+    `CREATE MATERIALIZED VIEW IF NOT EXISTS ${db}.backfill_org_rollups_mv TO ${t.orgRollups.text} AS
+      SELECT org_id, day, dimension, value, clicks FROM ${db}.backfill_rollups WHERE kind = 'org'`,
+    `CREATE MATERIALIZED VIEW IF NOT EXISTS ${db}.backfill_batch_parts_mv TO ${t.batchParts.text} AS
+      SELECT batch_id, toYYYYMM(day) AS month, count() AS clicks, today() AS written
+      FROM ${db}.backfill_rollups GROUP BY batch_id, month`,
+  ];
+}
+
+export async function applyBackfillSchema(client: ClickhouseClient, t: Tables): Promise<void> {
+  for (const statement of backfillStatements(t)) await client.command(statement);
+}
