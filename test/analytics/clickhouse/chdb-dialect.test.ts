@@ -1,0 +1,274 @@
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import type { ClickHouseSettings } from '@clickhouse/client';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { backfill } from '../../../src/analytics/clickhouse/backfill.js';
+import { createBackfillSource } from '../../../src/analytics/clickhouse/backfill-source.js';
+import { type ClickhouseClient, createClickhouseClient } from '../../../src/analytics/clickhouse/client.js';
+import { applySchema, tablesOf } from '../../../src/analytics/clickhouse/schema.js';
+import { createClickhouseAnalyticsStore } from '../../../src/analytics/clickhouse/store.js';
+import { type AnalyticsRepo, createAnalyticsRepo } from '../../../src/analytics/repo.js';
+import { createAnalyticsService } from '../../../src/analytics/service.js';
+import { createClickBuffer } from '../../../src/analytics/write/click-buffer.js';
+import { createTapTokens } from '../../../src/analytics/write/tap-tokens.js';
+import { parseClickhouseUrl } from '../../../src/store/clickhouse-url.js';
+import { type ChdbSession, chdbKind, loadChdb } from '../../helpers/chdb.js';
+import { clickhouseKind, startClickhouse, type TestClickhouse } from '../../helpers/clickhouse.js';
+import { sqliteKind, type TestStore } from '../../helpers/stores.js';
+import { type Dataset, reportOutcomes, seed } from '../dataset.js';
+import {
+  analyticsStore,
+  DAY,
+  type Harness,
+  makeLinks,
+  makeOrg,
+  NOW,
+  SECRET,
+  silent,
+  TODAY,
+} from '../setup.js';
+import { extraClicks, extraOutcomes } from './extra-dataset.js';
+
+/**
+ * The ClickHouse dialect check (issue #35): every statement the ClickHouse store issues, captured while the
+ * "same answers" data set (escape cells, QR scans, outcomes, older months) is written and every read is
+ * made against Debian's 18.16 server, plus a backfill of the same data from the SQL store into a second
+ * database, is replayed in order on chdb (ClickHouse 26.x in-process): the schema, the backfill's
+ * tables, every insert, every read. Each statement must run there, and each read must answer the same
+ * rows as 18.16 did (as a multiset: statements without ORDER BY have no order; 64-bit integers compared
+ * as numbers, since 18.16 quotes them in JSON and 26.x does not).
+ */
+
+interface Captured {
+  kind: 'rows' | 'command' | 'insert';
+  statement: string;
+  settings: ClickHouseSettings | undefined;
+  rows?: object[];
+  answer?: unknown[];
+}
+
+/** A client that does what `inner` does and notes each statement, its settings and its answer. */
+function capturing(inner: ClickhouseClient, log: Captured[]): ClickhouseClient {
+  return {
+    async rows<T>(statement: string, settings?: ClickHouseSettings): Promise<T[]> {
+      const answer = await inner.rows<T>(statement, settings);
+      log.push({ kind: 'rows', statement, settings, answer });
+      return answer;
+    },
+    async *stream<T>(statement: string, settings?: ClickHouseSettings): AsyncGenerator<T[]> {
+      const answer: T[] = [];
+      let whole = false;
+      try {
+        for await (const chunk of inner.stream<T>(statement, settings)) {
+          answer.push(...chunk);
+          yield chunk;
+        }
+        whole = true;
+      } finally {
+        // A stream its reader left early has no whole answer to compare: the statement still runs.
+        log.push({ kind: 'rows', statement, settings, ...(whole ? { answer } : {}) });
+      }
+    },
+    async command(statement: string, settings?: ClickHouseSettings): Promise<void> {
+      await inner.command(statement, settings);
+      log.push({ kind: 'command', statement, settings });
+    },
+    async insert(table: string, rows: readonly object[], settings?: ClickHouseSettings): Promise<void> {
+      await inner.insert(table, rows, settings);
+      if (rows.length > 0)
+        log.push({
+          kind: 'insert',
+          statement: `INSERT INTO ${table} FORMAT JSONEachRow`,
+          settings,
+          rows: [...rows],
+        });
+    },
+    close: () => inner.close(),
+  };
+}
+
+/** A row with 64-bit integers as numbers, whichever way the server wrote them. */
+const normal = (row: unknown): string =>
+  JSON.stringify(row, (_key, value) =>
+    typeof value === 'string' && /^-?\d{1,19}$/.test(value) ? Number(value) : value,
+  );
+const multiset = (rows: readonly unknown[]) => rows.map(normal).sort();
+
+const ALL_DIMENSIONS = [
+  'total',
+  'bot',
+  'country',
+  'device',
+  'platform',
+  'referrer',
+  'hour',
+  'link',
+  'source',
+  'variant',
+  'outcome',
+  'platform_outcome',
+  'variant_outcome',
+  'cell',
+  'cell_outcome',
+];
+const today = Math.floor(NOW / DAY);
+const WINDOWS = [
+  { from: today, to: today },
+  { from: today - 45, to: today - 3 },
+  { from: today - 400, to: today + 2 },
+];
+
+describe.skipIf(clickhouseKind.skipReason !== null || chdbKind.skipReason !== null)(
+  'every ClickHouse statement runs on chdb (26.x) and answers as on 18.16',
+  () => {
+    let ch: TestClickhouse;
+    let main: TestStore;
+    const log: Captured[] = [];
+    const clients: ClickhouseClient[] = [];
+    let d: Dataset;
+
+    beforeAll(async () => {
+      ch = await startClickhouse();
+      main = await analyticsStore(sqliteKind);
+      const database = `t_${Math.random().toString(16).slice(2, 14)}`;
+      const url = ch.urlFor(database);
+      const setup = capturing(
+        createClickhouseClient({ ...parseClickhouseUrl(url), useDatabase: false }),
+        log,
+      );
+      clients.push(setup);
+      await applySchema(setup, tablesOf(database));
+      const client = capturing(createClickhouseClient(parseClickhouseUrl(url)), log);
+      clients.push(client);
+      const chRepo = createClickhouseAnalyticsStore({ client, database, main: main.store }) as AnalyticsRepo;
+      const sqlRepo = createAnalyticsRepo(main.store);
+      // Written to both: the SQL store is the backfill's source below.
+      const both: AnalyticsRepo = {
+        ...sqlRepo,
+        async writeClicks(clicks, batchId) {
+          await chRepo.writeClicks(clicks, batchId);
+          return sqlRepo.writeClicks(clicks, batchId);
+        },
+        async insertOutcome(o, within) {
+          await chRepo.insertOutcome(o);
+          return sqlRepo.insertOutcome(o, within);
+        },
+      };
+      const links = makeLinks(main.store);
+      const tapTokens = createTapTokens({ secret: SECRET, now: () => NOW });
+      const h: Harness = {
+        store: main.store,
+        links,
+        tapTokens,
+        analytics: createAnalyticsService({
+          store: main.store,
+          analytics: true,
+          links,
+          tapTokens,
+          emitEvent: async () => {},
+          now: () => new Date(NOW),
+          repo: both,
+        }),
+        emitted: [],
+        buffer: createClickBuffer({ store: main.store, logger: silent, write: both.writeClicks }),
+      };
+      const org = await makeOrg(main.store);
+      d = await seed(h, { org, other: await makeOrg(main.store) });
+      await reportOutcomes(h, d);
+      for (const click of extraClicks(d)) h.buffer.record(click);
+      await h.buffer.flush();
+      for (const report of extraOutcomes(d, tapTokens))
+        await h.analytics.recordOutcome(report.token, report.outcome);
+
+      // Every read, over scopes and windows.
+      const scopes = [
+        { orgId: org.orgId },
+        { orgId: org.orgId, linkId: d.alpha.id },
+        { orgId: org.orgId, folderId: d.folderId },
+        { orgId: org.orgId, tag: 'promo' },
+        { orgId: org.orgId, folderId: d.folderId, tag: 'promo' },
+        { orgId: d.other.orgId },
+        { orgId: '*' },
+      ];
+      for (const scope of scopes)
+        for (const window of WINDOWS) {
+          await chRepo.sums(scope, ALL_DIMENSIONS, window);
+          if (scope.orgId === '*') continue;
+          await chRepo.daily(scope, window);
+          await chRepo.perLink(scope, window, 2);
+        }
+      for (const window of WINDOWS)
+        await chRepo.linkSums(org.orgId, [d.alpha.id, d.beta.id, d.gamma.id], ALL_DIMENSIONS, window);
+      for (const link of [d.alpha, d.beta]) await chRepo.clicks(link.id, TODAY - 30 * DAY, 50, 1);
+      for (const scope of scopes.slice(0, 4)) for await (const _page of chRepo.exportPages(scope, 0, 3));
+
+      // The backfill's statements: its tables, chunks, rollups and outcomes, into a second database.
+      const target = `t_${Math.random().toString(16).slice(2, 14)}`;
+      await applySchema(setup, tablesOf(target));
+      const targetClient = capturing(
+        createClickhouseClient({ ...parseClickhouseUrl(ch.urlFor(target)) }),
+        log,
+      );
+      clients.push(targetClient);
+      await backfill({
+        source: createBackfillSource(main.store),
+        store: createClickhouseAnalyticsStore({ client: targetClient, database: target, main: main.store }),
+        client: targetClient,
+        tables: tablesOf(target),
+        chunkClicks: 5,
+        log: () => {},
+      });
+      // Last: pruning drops the ledger's partitions.
+      await chRepo.pruneBatchIds(Date.now() + 10 * DAY);
+    }, 120_000);
+    afterAll(async () => {
+      for (const client of clients) await client.close();
+      await main?.dispose();
+      await ch?.stop();
+    });
+
+    it('replays on chdb: every statement runs, every read answers the same rows', () => {
+      const dir = mkdtempSync(join(tmpdir(), 'linkhop-chdb-'));
+      const { Session } = loadChdb();
+      const session: ChdbSession = new Session(dir);
+      try {
+        expect(session.query('SELECT version()', 'CSV')).toMatch(/^"2[6-9]\./);
+        const kinds = { rows: 0, command: 0, insert: 0, compared: 0, nonEmpty: 0 };
+        for (const step of log) {
+          for (const [name, value] of Object.entries(step.settings ?? {}))
+            session.query(`SET ${name} = ${/^\d+$/.test(String(value)) ? value : `'${value}'`}`);
+          kinds[step.kind] += 1;
+          const statement =
+            step.kind === 'insert'
+              ? `${step.statement}\n${(step.rows ?? []).map((row) => JSON.stringify(row)).join('\n')}`
+              : step.statement;
+          let text: string;
+          try {
+            text = session.query(statement, step.kind === 'rows' ? 'JSONEachRow' : 'CSV');
+          } catch (error) {
+            throw new Error(`chdb refused: ${step.statement}\n${String(error)}`);
+          }
+          if (step.kind !== 'rows' || step.answer === undefined) continue;
+          const rows = text
+            .split('\n')
+            .filter(Boolean)
+            .map((line) => JSON.parse(line) as unknown);
+          expect(multiset(rows), step.statement).toEqual(multiset(step.answer));
+          kinds.compared += 1;
+          if (rows.length > 0) kinds.nonEmpty += 1;
+        }
+        // The whole surface went through: DDL, writes, reads with answers.
+        expect(kinds.command).toBeGreaterThanOrEqual(20);
+        expect(kinds.insert).toBeGreaterThan(10);
+        expect(kinds.compared).toBeGreaterThan(100);
+        expect(kinds.nonEmpty).toBeGreaterThan(60);
+        const distinct = new Set(log.map((step) => step.statement.replace(/'[^']*'/g, "''").slice(0, 60)));
+        expect(distinct.size).toBeGreaterThan(15);
+      } finally {
+        session.cleanup?.();
+        rmSync(dir, { recursive: true, force: true });
+      }
+    });
+  },
+);
