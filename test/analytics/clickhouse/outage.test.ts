@@ -67,6 +67,10 @@ describe.skipIf(clickhouseKind.skipReason !== null)('ClickHouse cut under redire
       retryAfter: 5,
     });
     expect(read.headers['retry-after']).toBe('5');
+    // The export too, before its first byte: a 503, not a 200 cut short.
+    const exported = await on.h.v1(owner.apiKey, { method: 'GET', url: '/v1/analytics/export?days=7' });
+    expect(exported.statusCode, exported.body).toBe(503);
+    expect(exported.json()).toMatchObject({ error: 'unavailable' });
     const spilled = await eventually(
       async () => (await on.gauge('linkhop_click_spill_clicks')) ?? 0,
       (n) => n > 0,

@@ -3,6 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openLiveClickhouse } from '../../../src/analytics/clickhouse/live.js';
 import { createClickPartitions } from '../../../src/analytics/write/click-partitions.js';
 import { createClickRetention } from '../../../src/analytics/write/click-retention.js';
+import { visitedSinceIn } from '../../../src/health/repo.js';
 import { clickhouseKind, startClickhouse, type TestClickhouse } from '../../helpers/clickhouse.js';
 import { eventually } from '../../helpers/eventually.js';
 import { type HostedHarness, startHosted } from '../../helpers/hosted.js';
@@ -162,6 +163,33 @@ describe.skipIf(clickhouseKind.skipReason !== null)('the hosted service with ANA
       expect(await on.rows('link_rollups', owner.orgId)).toBe(rollupsBefore);
     } finally {
       await live.close();
+    }
+  });
+
+  it('destination health asks ClickHouse whether a link was visited, and counts it visited while it is away', async () => {
+    const owner = await on.h.owner('legend', 'Visited');
+    const { link } = await traffic(on.h, owner.apiKey);
+    const quiet = (
+      await on.h.v1(owner.apiKey, {
+        method: 'POST',
+        url: '/v1/links',
+        payload: { url: 'https://example.com/q' },
+      })
+    ).json();
+    const today = Math.floor(Date.now() / DAY);
+    const main = on.h.testStore.store;
+    const live = openLiveClickhouse(on.url, main);
+    // Nothing listens on port 9: refused at once.
+    const away = openLiveClickhouse(on.url.replace(`:${ch.port}/`, ':9/'), main);
+    try {
+      const visited = visitedSinceIn(main.db, live.store);
+      expect(await visited([link.id], today - 1)).toBe(true);
+      expect(await visited([quiet.id], today - 1)).toBe(false);
+      expect(await visited([link.id], today + 1)).toBe(false);
+      expect(await visitedSinceIn(main.db, away.store)([quiet.id], today - 1)).toBe(true);
+    } finally {
+      await live.close();
+      await away.close();
     }
   });
 });
