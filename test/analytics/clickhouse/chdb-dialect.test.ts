@@ -6,6 +6,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { backfill } from '../../../src/analytics/clickhouse/backfill.js';
 import { createBackfillSource } from '../../../src/analytics/clickhouse/backfill-source.js';
 import { type ClickhouseClient, createClickhouseClient } from '../../../src/analytics/clickhouse/client.js';
+import { createClickhouseHousekeeping } from '../../../src/analytics/clickhouse/housekeeping.js';
 import { applySchema, tablesOf } from '../../../src/analytics/clickhouse/schema.js';
 import { createClickhouseAnalyticsStore } from '../../../src/analytics/clickhouse/store.js';
 import { type AnalyticsRepo, createAnalyticsRepo } from '../../../src/analytics/repo.js';
@@ -34,7 +35,7 @@ import { extraClicks, extraOutcomes } from './extra-dataset.js';
  * The ClickHouse dialect check (issue #35): every statement the ClickHouse store issues, captured while the
  * "same answers" data set (escape cells, QR scans, outcomes, older months) is written and every read is
  * made against Debian's 18.16 server, plus a backfill of the same data from the SQL store into a second
- * database, is replayed in order on chdb (ClickHouse 26.x in-process): the schema, the backfill's
+ * database and the housekeeping's deletions (retention, erasure), is replayed in order on chdb (ClickHouse 26.x in-process): the schema, the backfill's
  * tables, every insert, every read. Each statement must run there, and each read must answer the same
  * rows as 18.16 did (as a multiset: statements without ORDER BY have no order; 64-bit integers compared
  * as numbers, since 18.16 quotes them in JSON and 26.x does not).
@@ -219,8 +220,12 @@ describe.skipIf(clickhouseKind.skipReason !== null || chdbKind.skipReason !== nu
         chunkClicks: 5,
         log: () => {},
       });
-      // Last: pruning drops the ledger's partitions.
+      // Last, what deletes: pruning the ledger, retention's partitions, an erased organization (a
+      // mutation: nothing is read after it).
       await chRepo.pruneBatchIds(Date.now() + 10 * DAY);
+      const housekeeping = createClickhouseHousekeeping(client, tablesOf(database));
+      expect(await housekeeping.dropClicksBefore(TODAY - 60 * DAY)).not.toEqual([]);
+      expect(await housekeeping.eraseOrganization(d.other.orgId)).toContain('clicks');
     }, 120_000);
     afterAll(async () => {
       for (const client of clients) await client.close();
