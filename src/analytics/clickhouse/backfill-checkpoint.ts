@@ -44,6 +44,7 @@ export async function loadCheckpoint(client: ClickhouseClient, database: string)
   const orgs = new Set<string>();
   const lastRaw = new Map<string, RawChunk>();
   let seq = 0;
+  const pending: object[] = [];
   for (const text of loaded) {
     const row = { ...text, seq: Number(text.seq), month: Number(text.month) };
     seq = Math.max(seq, row.seq);
@@ -65,12 +66,22 @@ export async function loadCheckpoint(client: ClickhouseClient, database: string)
     orgDone: (month: number, orgId: string) => orgs.has(keyOf(month, orgId)),
     lastRaw: (month: number, orgId: string) => lastRaw.get(keyOf(month, orgId)) ?? null,
 
+    /**
+     * Notes a step. A chunk's `started` row is written at once, with whatever `done` rows wait: it must be
+     * stored before the chunk's insert. Other rows wait for it or for `flush` (a month's end): one INSERT
+     * per chunk, not three. A `done` lost with a crash costs a repeat the ledger makes harmless.
+     */
     async record(row: Omit<CheckpointRow, 'seq'>): Promise<void> {
       seq += 1;
-      await client.insert(`${database}.backfill_checkpoint`, [
-        // When, for a person reading the table (in the server's timezone; nothing reads it back).
-        { ...row, seq, at: new Date().toISOString().slice(0, 19).replace('T', ' ') },
-      ]);
+      // When, for a person reading the table (in the server's timezone; nothing reads it back).
+      pending.push({ ...row, seq, at: new Date().toISOString().slice(0, 19).replace('T', ' ') });
+      if (row.state === 'started') await this.flush();
+    },
+
+    async flush(): Promise<void> {
+      if (pending.length === 0) return;
+      await client.insert(`${database}.backfill_checkpoint`, pending);
+      pending.length = 0;
     },
   };
 }

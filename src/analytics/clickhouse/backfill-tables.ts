@@ -8,7 +8,9 @@ import type { Tables } from './schema.js';
  *   organization's rollups done, a month done), read back whole when a run starts. In ClickHouse rather
  *   than the main database: it describes what this ClickHouse database holds, so a target dropped and
  *   made again starts from the beginning by itself, and the main database needs no migration for a
- *   one-off tool.
+ *   one-off tool. A `StripeLog` (appended to one file, read whole) rather than a `MergeTree`: a row or
+ *   two per chunk would each be a part to merge, and thousands of small organizations' months would
+ *   reach the server's limit on parts.
  * - `backfill_rollups`: a `Null` table (it keeps nothing) whose views add its rows to `link_rollups` and
  *   `org_rollups` and write its batch id into the exactly-once ledger (`click_batch_parts`), like an
  *   insert into `clicks` does. The rollups a SQL store kept but whose raw clicks it no longer has (or
@@ -19,8 +21,7 @@ export function backfillStatements(t: Tables): string[] {
   return [
     `CREATE TABLE IF NOT EXISTS ${db}.backfill_checkpoint (seq UInt64, month UInt32, org_id String,
       step String, state String, from_at UInt64, from_id UInt64, to_at UInt64, to_id UInt64,
-      batch_id String, rows UInt64, at DateTime)
-      ENGINE = MergeTree() PARTITION BY tuple() ORDER BY seq`,
+      batch_id String, rows UInt64, at DateTime) ENGINE = StripeLog`,
     `CREATE TABLE IF NOT EXISTS ${db}.backfill_rollups (batch_id String, kind String, org_id String,
       link_id String, day Date, dimension String, value String, clicks UInt64) ENGINE = Null`,
     `CREATE MATERIALIZED VIEW IF NOT EXISTS ${db}.backfill_link_rollups_mv TO ${t.linkRollups.text} AS

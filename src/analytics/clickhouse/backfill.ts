@@ -31,7 +31,7 @@ import type { Tables } from './schema.js';
  *    raw clicks it still has add up to. That is every day older than its raw retention
  *    (CLICK_RETENTION_DAYS drops raw blocks, never rollups), and the escape cells' taps (a raw block
  *    does not keep the page's strategy). They go through `backfill_rollups`, whose views add them to the
- *    rollup tables and write their batch id (`backfill-rollups-<org>-<day>`) into the same ledger.
+ *    rollup tables and write their batch id (`backfill-rollups-<org>-<first day>`) into the same ledger.
  *    A rollup a raw click adds to but the SQL store does not have (none, unless rows were edited) cannot
  *    be taken away from a SummingMergeTree: it is counted in `mismatched` and shows in `verify`.
  * 3. The month's tap outcomes, as rows of `outcomes` (reads take each tap's first, so a page written
@@ -84,6 +84,8 @@ const ORG_DIMENSIONS = [...CLICK_DIMENSIONS, 'link'];
 /** Blocks read per query. */
 const PAGE = 200;
 const OUTCOME_PAGE = 5000;
+/** Rollup rows an INSERT of `backfill_rollups` gathers (a few days of a large organization). */
+const ROLLUP_ROWS = 200_000;
 
 class Stop extends Error {}
 
@@ -116,6 +118,7 @@ export async function backfill(options: BackfillOptions): Promise<BackfillReport
       for (const orgId of orgs) await copyOrgMonth(options, checkpoint, report, month, orgId, chunkClicks);
       report.outcomes += await copyOutcomes(options, month);
       await checkpoint.record({ ...noRange, month, org_id: '', step: 'month', state: 'done' });
+      await checkpoint.flush();
       report.months += 1;
       const seconds = (performance.now() - started) / 1000;
       const clicks = report.clicks - before.clicks;
@@ -127,6 +130,7 @@ export async function backfill(options: BackfillOptions): Promise<BackfillReport
     }
   } catch (error) {
     if (!(error instanceof Stop)) throw error;
+    await checkpoint.flush();
     report.complete = false;
     log(`stopped after ${report.chunks} chunks (--max-chunks): run the backfill again to carry on`);
   }
@@ -241,8 +245,10 @@ async function readAll(
 }
 
 /**
- * The organization's rollups of the month that its raw clicks do not rebuild, a day at a time (a day's
- * sums fit in memory for any organization), each day once through the ledger.
+ * The organization's rollups of the month that its raw clicks do not rebuild, worked out a day at a time
+ * (a day's sums fit in memory for any organization) and inserted a few days at a time: one INSERT per
+ * `ROLLUP_ROWS` rows, each once through the ledger under the id of its first day, the same on every run
+ * over the same data.
  */
 async function copyRollups(
   options: BackfillOptions,
@@ -263,6 +269,24 @@ async function copyRollups(
   }
   let rows = 0;
   let mismatched = 0;
+  let waiting: (Record<string, unknown> & { clicks: number })[] = [];
+  let firstDay = 0;
+  async function insert(): Promise<void> {
+    if (waiting.length === 0) return;
+    const batchId = `backfill-rollups-${orgId}-${firstDay}`;
+    const [seen] = await client.rows<{ n: string }>(
+      sql`SELECT count() AS n FROM ${tables.batchParts} WHERE batch_id = ${batchId}`,
+    );
+    if (Number(seen?.n ?? 0) === 0) {
+      await client.insert(
+        `${tables.database}.backfill_rollups`,
+        waiting.map((row) => ({ batch_id: batchId, ...row })),
+        { max_insert_block_size: String(Math.max(1_048_576, waiting.length + 1)) },
+      );
+      rows += waiting.length;
+    }
+    waiting = [];
+  }
   for (const [day, sqlRows] of [...byDay].sort((a, b) => a[0] - b[0])) {
     const rebuilt = new Map<string, number>();
     const inc = new Increments();
@@ -274,29 +298,19 @@ async function copyRollups(
         row.count,
       );
     }
-    const missing = [];
     for (const row of sqlRows) {
       const key = keyOf(row.kind, row.link_id, row.dimension, row.value);
       const left = row.clicks - (rebuilt.get(key) ?? 0);
       rebuilt.delete(key);
       if (left < 0) mismatched += 1;
       if (left <= 0) continue;
-      missing.push({ ...row, org_id: orgId, day: isoDay(day), clicks: left });
+      if (waiting.length === 0) firstDay = day;
+      waiting.push({ ...row, org_id: orgId, day: isoDay(day), clicks: left });
     }
     mismatched += rebuilt.size;
-    if (missing.length === 0) continue;
-    const batchId = `backfill-rollups-${orgId}-${day}`;
-    const [seen] = await client.rows<{ n: string }>(
-      sql`SELECT count() AS n FROM ${tables.batchParts} WHERE batch_id = ${batchId}`,
-    );
-    if (Number(seen?.n ?? 0) > 0) continue;
-    await client.insert(
-      `${tables.database}.backfill_rollups`,
-      missing.map((row) => ({ batch_id: batchId, ...row })),
-      { max_insert_block_size: String(Math.max(1_048_576, missing.length + 1)) },
-    );
-    rows += missing.length;
+    if (waiting.length >= ROLLUP_ROWS) await insert();
   }
+  await insert();
   return { rows, mismatched };
 }
 
