@@ -1,8 +1,17 @@
-// npm run bench:analytics -- [--clicks N] [--links N] [--db sqlite|postgres] (or node bench/analytics.mjs after
-// a build): seeds N clicks (default 1,000,000) over 90 days across the links (1,000) of one organization,
-// then times the analytics reads (p50 and p90 of BENCH_RUNS) on SQLite and, when DATABASE_URL_TEST is set,
-// PostgreSQL (--db picks one); last, the batch writer's throughput. The seed goes through the writer's own
-// row, rollup and group-rollup code (src/analytics/write/rollups.ts, group-rollups.ts), a transaction per day.
+// npm run bench:analytics -- [--clicks N] [--links N] [--db sqlite|postgres|clickhouse|a,b] (or node
+// bench/analytics.mjs after a build): seeds N clicks (default 1,000,000; BENCH_CLICKS) over 90 days across
+// the links (1,000) of one organization, then times the analytics reads (p50 and p90 of BENCH_RUNS) on
+// SQLite and, when DATABASE_URL_TEST is set, PostgreSQL (--db picks; default both); last, the batch
+// writer's throughput. The SQL seed goes through the writer's own row, rollup and group-rollup code
+// (src/analytics/write/rollups.ts, group-rollups.ts), a transaction per day.
+//
+// `--db postgres,clickhouse` runs PostgreSQL and ClickHouse side by side on the same data (issue #35).
+// ClickHouse is BENCH_CLICKHOUSE_URL (clickhouse://user:pass@host:8123/db), else a clickhouse-server
+// started here on a free port (CLICKHOUSE_BIN, or Debian's /usr/sbin/clickhouse-server) in a temporary
+// folder. Its seed is the ingestion figure: the same clicks, a day at a time in batches of
+// BENCH_CH_BATCH (100,000), through the store's writeClicks (views build the rollups); the main
+// database holding the links (folders and tags resolve there) is a SQLite file. Disk per million clicks
+// is system.parts' bytes_on_disk against pg_total_relation_size.
 import { mkdtempSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
@@ -21,6 +30,8 @@ const arg = (name) => {
 const CLICKS = Number(arg('clicks') ?? process.env.BENCH_CLICKS ?? 1_000_000);
 const LINKS = Number(arg('links') ?? process.env.BENCH_LINKS ?? 1000);
 const DB = arg('db') ?? process.env.BENCH_DB ?? 'both';
+const TARGETS = new Set(DB === 'both' ? ['sqlite', 'postgres'] : DB.split(','));
+const CH_BATCH = Number(process.env.BENCH_CH_BATCH ?? 100_000);
 const RUNS = Number(process.env.BENCH_RUNS ?? 20);
 const WRITER_CLICKS = Number(process.env.BENCH_WRITER_CLICKS ?? 200_000);
 /** The writer's spread scenario covers this many links (the seeded ones, then ids with no row). */
@@ -62,7 +73,8 @@ const APPS = [
 const REFERRERS = Array.from({ length: 40 }, (_, i) => `ref${i}.example`);
 const DEVICES = ['ios', 'ios', 'ios', 'android', 'android', 'android', 'desktop', 'desktop', 'other'];
 
-async function seed(store) {
+/** The organization, its folder, links (a tenth in the folder, a fifth tagged) and clicks per link. */
+async function seedLinks(store) {
   const db = store.db;
   const random = prng(42);
   const orgId = crypto.randomUUID();
@@ -112,7 +124,51 @@ async function seed(store) {
   const perLink = weights.map((w) => Math.floor((CLICKS * w) / sum));
   perLink[0] += CLICKS - perLink.reduce((a, b) => a + b, 0);
 
-  let tap = 0;
+  // The generator goes on from here: the clicks that follow are the same as before the split.
+  return { orgId, folderId, links, perLink, random };
+}
+
+/** Day `d` (days before NOW) of clicks, in time order: the same sequence for every target. */
+function dayClicks(data, d, random, taps) {
+  const { orgId, links, perLink } = data;
+  const today = Math.floor(NOW / DAY);
+  const dayStart = (today - d) * DAY;
+  const span = Math.min(DAY, NOW - dayStart);
+  const clicks = [];
+  for (let l = 0; l < links.length; l++) {
+    const link = links[l];
+    const base = Math.floor(perLink[l] / 90);
+    const count = base + ((d + l) % 90 < perLink[l] % 90 ? 1 : 0);
+    for (let n = 0; n < count; n++) {
+      const device = pick(random, DEVICES);
+      const mobile = device === 'ios' || device === 'android';
+      const escaped = mobile && link.platform_key !== null;
+      clicks.push({
+        linkId: link.id,
+        orgId,
+        at: dayStart + Math.floor(random() * span),
+        bot: false,
+        variant: link.ab ? Math.floor(random() * 2) : null,
+        routed: link.destination,
+        country: random() < 0.05 ? null : skewed(random, COUNTRIES),
+        city: null,
+        device,
+        sourceApp: mobile && random() < 0.6 ? skewed(random, APPS) : null,
+        referrerHost: random() < 0.3 ? null : skewed(random, REFERRERS),
+        platformKey: link.platform_key,
+        tapId: escaped ? `tap-${++taps.n}` : null,
+      });
+    }
+  }
+  clicks.sort((x, y) => x.at - y.at);
+  return clicks;
+}
+
+async function seed(store) {
+  const db = store.db;
+  const data = await seedLinks(store);
+  const { orgId, random } = data;
+  const tapCount = { n: 0 };
   let outcomes = 0;
   const groups = createGroupCache();
   const today = Math.floor(NOW / DAY);
@@ -120,35 +176,7 @@ async function seed(store) {
   // Day by day, oldest first, each day in time order: the order live traffic arrives in, so every index
   // grows at its end (or at each link's end) instead of at random places. One transaction per day.
   for (let d = 89; d >= 0; d--) {
-    const dayStart = (today - d) * DAY;
-    const span = Math.min(DAY, NOW - dayStart);
-    const clicks = [];
-    for (let l = 0; l < links.length; l++) {
-      const link = links[l];
-      const base = Math.floor(perLink[l] / 90);
-      const count = base + ((d + l) % 90 < perLink[l] % 90 ? 1 : 0);
-      for (let n = 0; n < count; n++) {
-        const device = pick(random, DEVICES);
-        const mobile = device === 'ios' || device === 'android';
-        const escaped = mobile && link.platform_key !== null;
-        clicks.push({
-          linkId: link.id,
-          orgId,
-          at: dayStart + Math.floor(random() * span),
-          bot: false,
-          variant: link.ab ? Math.floor(random() * 2) : null,
-          routed: link.destination,
-          country: random() < 0.05 ? null : skewed(random, COUNTRIES),
-          city: null,
-          device,
-          sourceApp: mobile && random() < 0.6 ? skewed(random, APPS) : null,
-          referrerHost: random() < 0.3 ? null : skewed(random, REFERRERS),
-          platformKey: link.platform_key,
-          tapId: escaped ? `tap-${++tap}` : null,
-        });
-      }
-    }
-    clicks.sort((x, y) => x.at - y.at);
+    const clicks = dayClicks(data, d, random, tapCount);
     const inc = new Increments();
     const raw = [];
     const taps = [];
@@ -207,7 +235,7 @@ async function seed(store) {
     if (d % 10 === 0)
       process.stdout.write(`  seeded day -${d} (${((Date.now() - seedStarted) / 1000).toFixed(0)} s)\n`);
   }
-  return { orgId, folderId, links, outcomes };
+  return { ...data, outcomes };
 }
 
 const fileSize = (path) => {
@@ -232,14 +260,21 @@ async function time(fn) {
   return { median: samples[Math.floor(samples.length / 2)], p90: samples[Math.floor(samples.length * 0.9)] };
 }
 
-/** `sizes` prints the database's size and its raw clicks' part, measured right after the seed. */
-async function benchStore(name, store, sizes) {
+/** Each target's figures, for the side-by-side table at the end. */
+const summary = {};
+
+/**
+ * `sizes` prints the database's size and its raw clicks' part, measured right after the seed, and returns
+ * its bytes per million clicks. `target` (ClickHouse) brings its own seed, the analytics store the reads
+ * go to and the batch writer's `write`; `store` is then the main database holding the links.
+ */
+async function benchStore(name, store, sizes, target) {
   console.log(`\n== ${name}`);
   await migrateToLatest(store);
   const registered = Object.keys(await migrationProvider.getMigrations()).some((m) => m.startsWith('008'));
   if (!registered) await up(store.db);
   let started = Date.now();
-  const data = await seed(store);
+  const data = target ? await target.seed(store) : await seed(store);
   // PostgreSQL's autovacuum analyzes a table this size within a minute; do it now rather than time stale plans.
   if (store.dialect === 'postgres') await sql`analyze`.execute(store.db);
   const seedSeconds = (Date.now() - started) / 1000;
@@ -252,10 +287,21 @@ async function benchStore(name, store, sizes) {
           .executeTakeFirst()
       ).n,
     );
-  console.log(
-    `seeded ${CLICKS} clicks in ${await count('click_blocks')} blocks, ${data.outcomes} outcomes, ${await count('click_rollups')} link and ${await count('org_rollups')} organization rollup rows across ${LINKS} links in ${seedSeconds.toFixed(1)} s`,
-  );
-  console.log(await sizes());
+  const figures = { views: {}, writer: {}, ingestion: data.ingestion ?? null };
+  summary[name] = figures;
+  if (target)
+    console.log(
+      `seeded ${CLICKS} clicks, ${data.outcomes} outcomes across ${LINKS} links in ${seedSeconds.toFixed(1)} s; ` +
+        `writeClicks (batches of ${CH_BATCH}): ${Math.round(data.ingestion)} clicks/s`,
+    );
+  else
+    console.log(
+      `seeded ${CLICKS} clicks in ${await count('click_blocks')} blocks, ${data.outcomes} outcomes, ${await count('click_rollups')} link and ${await count('org_rollups')} organization rollup rows across ${LINKS} links in ${seedSeconds.toFixed(1)} s`,
+    );
+  const size = await sizes();
+  console.log(size.line);
+  figures.perMillion = size.bytes / (CLICKS / 1e6);
+  console.log(`disk per million clicks: ${(figures.perMillion / 1e6).toFixed(1)} MB`);
 
   const analytics = createAnalyticsService({
     store,
@@ -271,6 +317,7 @@ async function benchStore(name, store, sizes) {
     tapTokens: { redeem: async () => null, verify: () => null },
     emitEvent: async () => {},
     now: () => new Date(NOW),
+    ...(target ? { repo: target.repo } : {}),
   });
   const ctx = { orgId: data.orgId, tier: 'legend', features: featuresOf('legend') };
   const top = data.links[0].id;
@@ -298,6 +345,7 @@ async function benchStore(name, store, sizes) {
   for (const [label, fn] of cases) {
     const { median, p90 } = await time(fn);
     results[label] = median;
+    figures.views[label] = median;
     console.log(
       `${label.padEnd(40)} median ${median.toFixed(1).padStart(7)} ms   p90 ${p90.toFixed(1).padStart(7)} ms`,
     );
@@ -318,6 +366,9 @@ async function benchStore(name, store, sizes) {
       store,
       maxBuffered: WRITER_CLICKS,
       logger: { warn: console.warn, error: console.error },
+      ...(target
+        ? { write: target.repo.writeClicks, prune: target.repo.pruneBatchIds, idEveryBatch: true }
+        : {}),
     });
     for (let i = 0; i < WRITER_CLICKS; i++) {
       const link = linkOf();
@@ -341,6 +392,7 @@ async function benchStore(name, store, sizes) {
     await buffer.stop();
     const seconds = (Date.now() - started) / 1000;
     const { written } = buffer.stats();
+    figures.writer[label] = written / seconds;
     console.log(
       `batch writer, ${label}: ${written} clicks in ${seconds.toFixed(2)} s = ${Math.round(written / seconds)} clicks/s`,
     );
@@ -349,7 +401,7 @@ async function benchStore(name, store, sizes) {
 }
 
 const dir = mkdtempSync(join(tmpdir(), 'linkhop-bench-analytics-'));
-if (DB !== 'postgres') {
+if (TARGETS.has('sqlite')) {
   try {
     const sqlite = openStore(`sqlite:${join(dir, 'bench.db')}`, { sqliteCacheMb });
     // dbstat (compiled into better-sqlite3's SQLite) gives each table's and index's pages, as PostgreSQL's
@@ -358,7 +410,11 @@ if (DB !== 'postgres') {
       const raw = sqlite.sqlite
         .prepare("select sum(pgsize) as bytes from dbstat where name like 'click_blocks%'")
         .get().bytes;
-      return `SQLite file: ${(fileSize(join(dir, 'bench.db')) / 1e6).toFixed(0)} MB, raw clicks (click_blocks and its indexes) ${(raw / 1e6).toFixed(0)} MB`;
+      const bytes = fileSize(join(dir, 'bench.db'));
+      return {
+        bytes,
+        line: `SQLite file: ${(bytes / 1e6).toFixed(0)} MB, raw clicks (click_blocks and its indexes) ${(raw / 1e6).toFixed(0)} MB`,
+      };
     });
     await sqlite.close();
   } finally {
@@ -368,7 +424,7 @@ if (DB !== 'postgres') {
 }
 
 const postgresUrl = process.env.DATABASE_URL_TEST;
-if (DB === 'sqlite') {
+if (!TARGETS.has('postgres')) {
   // PostgreSQL not asked for.
 } else if (postgresUrl) {
   const schema = `bench_${Date.now().toString(36)}`;
@@ -388,7 +444,11 @@ if (DB === 'sqlite') {
          join pg_namespace n on n.oid = c.relnamespace where n.nspname = $1 and c.relname like 'click_blocks%' and c.relkind = 'r'`,
         [schema],
       );
-      return `PostgreSQL schema: ${(Number(size.rows[0].bytes) / 1e6).toFixed(0)} MB, raw click partitions ${(Number(blocks.rows[0].bytes) / 1e6).toFixed(0)} MB`;
+      const bytes = Number(size.rows[0].bytes);
+      return {
+        bytes,
+        line: `PostgreSQL schema: ${(bytes / 1e6).toFixed(0)} MB, raw click partitions ${(Number(blocks.rows[0].bytes) / 1e6).toFixed(0)} MB`,
+      };
     });
   } finally {
     await store.close();
@@ -398,4 +458,182 @@ if (DB === 'sqlite') {
   }
 } else {
   console.log('\nDATABASE_URL_TEST is not set: PostgreSQL skipped');
+}
+
+if (TARGETS.has('clickhouse')) await benchClickhouse();
+printSideBySide();
+
+/** ClickHouse: a server (BENCH_CLICKHOUSE_URL, or one started here), a fresh database, the same bench. */
+async function benchClickhouse() {
+  const { openClickhouseAnalytics } = await import(`${DIST}analytics/clickhouse/store.js`);
+  const { createClickhouseClient } = await import(`${DIST}analytics/clickhouse/client.js`);
+  const { parseClickhouseUrl } = await import(`${DIST}store/clickhouse-url.js`);
+  const { outcomeRow } = await import(`${DIST}analytics/clickhouse/rows.js`);
+  const server = process.env.BENCH_CLICKHOUSE_URL ? null : await startClickhouseServer();
+  const database = `bench_${Date.now().toString(36)}`;
+  const base = process.env.BENCH_CLICKHOUSE_URL ?? `clickhouse://default@127.0.0.1:${server.port}/x`;
+  const url = base.replace(/\/[^/]*$/, `/${database}`);
+  const chDir = mkdtempSync(join(tmpdir(), 'linkhop-bench-ch-main-'));
+  const main = openStore(`sqlite:${join(chDir, 'main.db')}`, { sqliteCacheMb });
+  const opened = await openClickhouseAnalytics(url, main, { requestTimeoutMs: 600_000 });
+  const client = createClickhouseClient({ ...parseClickhouseUrl(url), requestTimeoutMs: 600_000 });
+  try {
+    await benchStore(
+      'ClickHouse',
+      main,
+      async () => {
+        const parts = await client.rows(
+          `SELECT table, sum(bytes_on_disk) AS bytes, sum(rows) AS n, count() AS parts FROM system.parts
+           WHERE database = '${database}' AND active GROUP BY table ORDER BY table`,
+        );
+        const bytes = parts.reduce((sum, part) => sum + Number(part.bytes), 0);
+        const clicks = Number(parts.find((part) => part.table === 'clicks')?.bytes ?? 0);
+        return {
+          bytes,
+          line: `ClickHouse database: ${(bytes / 1e6).toFixed(0)} MB (system.parts bytes_on_disk), raw clicks ${(clicks / 1e6).toFixed(0)} MB; ${parts.map((part) => `${part.table} ${part.n} rows in ${part.parts} parts`).join(', ')}`,
+        };
+      },
+      {
+        repo: opened.store,
+        /** The same clicks and outcomes as the SQL seed; the time in writeClicks is the ingestion figure. */
+        async seed(store) {
+          const data = await seedLinks(store);
+          const { orgId, random } = data;
+          const tapCount = { n: 0 };
+          const today = Math.floor(NOW / DAY);
+          let outcomes = 0;
+          let writeMs = 0;
+          const seedStarted = Date.now();
+          for (let d = 89; d >= 0; d--) {
+            const clicks = dayClicks(data, d, random, tapCount);
+            const rows = [];
+            for (const click of clicks) {
+              if (click.tapId === null || random() >= 0.7) continue;
+              const r = random();
+              const outcome = r < 0.55 ? 'opened' : r < 0.85 ? 'browser' : 'broken';
+              rows.push(
+                outcomeRow({
+                  tapId: click.tapId,
+                  orgId,
+                  linkId: click.linkId,
+                  day: today - d,
+                  outcome,
+                  variant: click.variant,
+                  platformKey: click.platformKey,
+                  at: click.at + 3000,
+                }),
+              );
+            }
+            const started = performance.now();
+            for (let i = 0; i < clicks.length; i += CH_BATCH)
+              await opened.store.writeClicks(clicks.slice(i, i + CH_BATCH), `seed-${d}-${i}`);
+            writeMs += performance.now() - started;
+            for (let i = 0; i < rows.length; i += 100_000)
+              await client.insert(`${database}.outcomes`, rows.slice(i, i + 100_000));
+            outcomes += rows.length;
+            if (d % 10 === 0)
+              process.stdout.write(
+                `  seeded day -${d} (${((Date.now() - seedStarted) / 1000).toFixed(0)} s)\n`,
+              );
+          }
+          return { ...data, outcomes, ingestion: CLICKS / (writeMs / 1000) };
+        },
+      },
+    );
+  } finally {
+    await opened.close();
+    if (!process.env.BENCH_KEEP) await client.command(`DROP DATABASE IF EXISTS ${database}`);
+    await client.close();
+    await main.close();
+    rmSync(chDir, { recursive: true, force: true });
+    await server?.stop();
+  }
+}
+
+/** A clickhouse-server for the bench alone: a temporary folder, HTTP on a free port, killed after. */
+async function startClickhouseServer() {
+  const { spawn } = await import('node:child_process');
+  const { createServer } = await import('node:net');
+  const { existsSync, writeFileSync } = await import('node:fs');
+  const bin = [process.env.CLICKHOUSE_BIN, '/usr/sbin/clickhouse-server', '/usr/bin/clickhouse-server'].find(
+    (path) => path && existsSync(path),
+  );
+  if (!bin) throw new Error('no clickhouse-server (set CLICKHOUSE_BIN or BENCH_CLICKHOUSE_URL)');
+  const port = await new Promise((done) => {
+    const probe = createServer().listen(0, '127.0.0.1', () => {
+      const { port } = probe.address();
+      probe.close(() => done(port));
+    });
+  });
+  const home = mkdtempSync(join(tmpdir(), 'linkhop-bench-ch-'));
+  writeFileSync(
+    join(home, 'config.xml'),
+    `<?xml version="1.0"?><yandex><logger><level>warning</level><log>${home}/server.log</log><errorlog>${home}/server.err.log</errorlog></logger>
+<listen_host>127.0.0.1</listen_host><http_port>${port}</http_port><path>${home}/data/</path><tmp_path>${home}/tmp/</tmp_path>
+<user_files_path>${home}/user_files/</user_files_path><format_schema_path>${home}/format_schemas/</format_schema_path>
+<users_config>users.xml</users_config><default_profile>default</default_profile><default_database>default</default_database>
+<timezone>UTC</timezone><mark_cache_size>268435456</mark_cache_size><uncompressed_cache_size>268435456</uncompressed_cache_size></yandex>`,
+  );
+  writeFileSync(
+    join(home, 'users.xml'),
+    `<?xml version="1.0"?><yandex><profiles><default><max_memory_usage>4000000000</max_memory_usage></default></profiles>
+<users><default><password></password><networks><ip>127.0.0.1</ip></networks><profile>default</profile><quota>default</quota></default></users>
+<quotas><default></default></quotas></yandex>`,
+  );
+  const child = spawn(
+    bin,
+    bin.endsWith('/clickhouse')
+      ? ['server', `--config-file=${home}/config.xml`]
+      : [`--config-file=${home}/config.xml`],
+    {
+      cwd: home,
+      stdio: 'ignore',
+    },
+  );
+  const deadline = Date.now() + 30_000;
+  for (;;) {
+    try {
+      const response = await fetch(`http://127.0.0.1:${port}/`, { method: 'POST', body: 'SELECT version()' });
+      if (response.ok) {
+        console.log(`\nClickHouse ${(await response.text()).trim()} started on port ${port}`);
+        break;
+      }
+    } catch {}
+    if (Date.now() > deadline || child.exitCode !== null) throw new Error('clickhouse-server did not start');
+    await new Promise((done) => setTimeout(done, 100));
+  }
+  return {
+    port,
+    async stop() {
+      const exited = new Promise((done) => child.once('exit', done));
+      child.kill('SIGKILL');
+      await exited;
+      rmSync(home, { recursive: true, force: true });
+    },
+  };
+}
+
+/** PostgreSQL and ClickHouse (or whichever ran) in columns: each view's p50, ingestion, disk. */
+function printSideBySide() {
+  const names = Object.keys(summary);
+  if (names.length < 2) return;
+  const cell = (text) => String(text).padStart(14);
+  console.log(
+    `\n== side by side, ${CLICKS} clicks over ${LINKS} links\n${''.padEnd(42)}${names.map(cell).join('')}`,
+  );
+  const views = Object.keys(summary[names[0]].views);
+  for (const view of views)
+    console.log(
+      `${view.padEnd(42)}${names.map((name) => cell(`${summary[name].views[view]?.toFixed(1)} ms`)).join('')}`,
+    );
+  for (const label of Object.keys(summary[names[0]].writer))
+    console.log(
+      `${`batch writer, ${label}`.padEnd(42)}${names.map((name) => cell(`${Math.round(summary[name].writer[label] ?? 0)}/s`)).join('')}`,
+    );
+  console.log(
+    `${'seed ingestion (ClickHouse: writeClicks)'.padEnd(42)}${names.map((name) => cell(summary[name].ingestion ? `${Math.round(summary[name].ingestion)}/s` : '-')).join('')}`,
+  );
+  console.log(
+    `${'disk per million clicks'.padEnd(42)}${names.map((name) => cell(`${(summary[name].perMillion / 1e6).toFixed(1)} MB`)).join('')}`,
+  );
 }
