@@ -1,12 +1,12 @@
 import { setFlagsFromString } from 'node:v8';
 import { runInNewContext } from 'node:vm';
 import type { Logger } from 'pino';
-import { migrateToLatest, openStore, type Store } from './store/database.js';
 
 /**
  * What both servers' processes do around their apps (server.ts for `linkhop serve`, engine-server.ts for
- * `linkhop engine`): V8 flags, the serving store, one collection after start, shutdown on a signal. Apart
- * from server.ts so that the engine loads no Zod (config.ts) on its way to these.
+ * `linkhop engine`): V8 flags, one collection after start, shutdown on a signal. Apart
+ * from server.ts so that the engine loads no Zod (config.ts) on its way to these, and apart from the stores so
+ * that it loads no Kysely (the hosted store opens in store/serving-store.ts).
  */
 
 /** V8 flags measured to suit a server; set before the app's code is compiled. */
@@ -32,7 +32,7 @@ export function tuneV8ForServing(): void {
 export function closeOnceAndOnSignals(
   logger: Logger,
   app: { close(): Promise<unknown> },
-  store: Store,
+  store: { close(): Promise<void> },
 ): () => Promise<void> {
   let closing: Promise<void> | undefined;
   const close = () => {
@@ -60,28 +60,6 @@ function closeOnSignals(logger: Logger, close: () => Promise<void>): void {
       );
     });
   }
-}
-
-/**
- * Serving statements are cut off after this long (the server cancels them): an API call meets a database
- * that stopped answering with a 503 within about 2 s instead of hanging. Migrations run on a store of
- * their own without it, since building an index on a large table may legitimately take minutes.
- */
-const SERVING_STATEMENT_TIMEOUT_MS = 1500;
-
-export async function openServingStore(url: string, sqliteCacheMb: number): Promise<Store> {
-  if (!url.startsWith('postgres')) {
-    const store = openStore(url, { sqliteCacheMb });
-    await migrateToLatest(store);
-    return store;
-  }
-  const migrating = openStore(url, { maxConnections: 1 });
-  try {
-    await migrateToLatest(migrating);
-  } finally {
-    await migrating.close();
-  }
-  return openStore(url, { statementTimeoutMs: SERVING_STATEMENT_TIMEOUT_MS });
 }
 
 /**

@@ -2,13 +2,9 @@ import type { FastifyInstance } from 'fastify';
 import type { Composed } from './app.js';
 import { type Config, parseConfig } from './config.js';
 import { createLogger } from './logger.js';
-import {
-  closeOnceAndOnSignals,
-  collectStartupGarbage,
-  openServingStore,
-  tuneV8ForServing,
-} from './server-process.js';
+import { closeOnceAndOnSignals, collectStartupGarbage, tuneV8ForServing } from './server-process.js';
 import type { Store } from './store/database.js';
+import { openServingStore } from './store/serving-store.js';
 
 /**
  * The hosted service's process around its composed app: config in, store opened and migrated, listening,

@@ -12,11 +12,10 @@ import type { EngineConfig } from '../engine/config.js';
 import { WEB_MARKER } from '../engine/fast-path.js';
 import { createEngineLinkRepo } from '../engine/repo.js';
 import { createEngineLinkService } from '../engine/service.js';
+import { type EngineStore, pingEngineStore } from '../engine/store.js';
 import { createBearerCheck } from '../http/bearer.js';
 import { createNonceSource } from '../redirect/nonce.js';
 import { createVisitResponder } from '../redirect/respond.js';
-import type { Store } from '../store/database.js';
-import { pingStore } from '../store/health.js';
 
 /**
  * The self-hosted engine's composition root, apart from the hosted service's (src/app.ts) so that the
@@ -34,7 +33,7 @@ export type EngineAppConfig = Pick<
 /** Builds the engine on an open store; the caller listens. */
 export async function composeEngine(
   config: EngineAppConfig,
-  store: Store,
+  store: EngineStore,
   logger: Logger,
 ): Promise<EngineApp> {
   const table = await loadPlatformTable(config.platformsFile);
@@ -55,7 +54,7 @@ export async function composeEngine(
   };
   return buildEngineApp({
     logger,
-    ping: () => pingStore(store),
+    ping: () => pingEngineStore(store),
     links,
     authorize: createBearerCheck(config.apiToken),
     respondToVisit: createVisitResponder({

@@ -1,5 +1,5 @@
-import type { Store } from '../store/database.js';
-import { isUniqueViolation } from '../store/database.js';
+import { isUniqueViolation } from '../store/connections.js';
+import type { EngineStore } from './store.js';
 
 export interface EngineLinkRow {
   slug: string;
@@ -14,15 +14,22 @@ export interface EngineLinkRepo {
   findBySlug(slug: string): Promise<EngineLinkRow | undefined>;
 }
 
-export function createEngineLinkRepo(store: Store): EngineLinkRepo {
-  const { db } = store;
+interface LinkColumns {
+  slug: string;
+  url: string;
+  platform_key: string | null;
+  created_at: string;
+}
+
+/** engine_links (migration 001) through the engine's store: two statements, written for both dialects. */
+export function createEngineLinkRepo(store: EngineStore): EngineLinkRepo {
   return {
     async insert(row) {
       try {
-        await db
-          .insertInto('engine_links')
-          .values({ slug: row.slug, url: row.url, platform_key: row.platformKey, created_at: row.createdAt })
-          .execute();
+        await store.query(
+          'insert into engine_links (slug, url, platform_key, created_at) values (?, ?, ?, ?)',
+          [row.slug, row.url, row.platformKey, row.createdAt],
+        );
         return true;
       } catch (error) {
         if (isUniqueViolation(error)) return false;
@@ -30,7 +37,10 @@ export function createEngineLinkRepo(store: Store): EngineLinkRepo {
       }
     },
     async findBySlug(slug) {
-      const row = await db.selectFrom('engine_links').selectAll().where('slug', '=', slug).executeTakeFirst();
+      const [row] = await store.query<LinkColumns>(
+        'select slug, url, platform_key, created_at from engine_links where slug = ?',
+        [slug],
+      );
       if (!row) return undefined;
       return { slug: row.slug, url: row.url, platformKey: row.platform_key, createdAt: row.created_at };
     },

@@ -143,6 +143,14 @@ describe('linkhop CLI', () => {
     }
   });
 
+  it('engine: a database its migration process cannot reach stops the start with the reason, exit 1', () => {
+    // The engine migrates in a child process (store/migrate-apart.ts): its failure reaches the person.
+    const result = run(['engine'], { DATABASE_URL: 'postgres://postgres@127.0.0.1:1/nothing', PORT: '0' });
+    expect(result.status).toBe(1);
+    expect(result.stderr).toMatch(/^linkhop: Migration .* failed: connect ECONNREFUSED 127\.0\.0\.1:1$/m);
+    expect(result.stderr).not.toMatch(/\n\s+at /);
+  });
+
   it('a PLATFORMS_FILE that fails validation stops the start with its problems listed', () => {
     const file = join(dir, 'platforms.json');
     writeFileSync(file, JSON.stringify([{ key: 'Bad Key!', name: 'x', hosts: ['not a host'] }]));

@@ -2,7 +2,8 @@ import pino from 'pino';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { composeEngine } from '../../src/compose/engine.js';
 import { parseEngineConfig } from '../../src/engine/config.js';
-import { type ServedEngine, serveEngine } from '../helpers/engine.js';
+import type { EngineStore } from '../../src/engine/store.js';
+import { engineStoreOn, type ServedEngine, serveEngine } from '../helpers/engine.js';
 import { announceSkips, sqliteKind, storeKinds, type TestStore } from '../helpers/stores.js';
 
 announceSkips();
@@ -13,15 +14,18 @@ const auth = { authorization: `Bearer ${TOKEN}` };
 for (const kind of storeKinds) {
   describe.skipIf(kind.skipReason !== null)(`engine API on ${kind.name}`, () => {
     let testStore: TestStore;
+    let store: EngineStore;
     let app: ServedEngine;
 
     beforeAll(async () => {
       testStore = await kind.create();
+      store = engineStoreOn(testStore);
       const config = parseEngineConfig({ API_TOKEN: TOKEN, BASE_URL: 'https://go.example.com' });
-      app = await serveEngine(await composeEngine(config, testStore.store, pino({ level: 'silent' })));
+      app = await serveEngine(await composeEngine(config, store, pino({ level: 'silent' })));
     });
     afterAll(async () => {
       await app.close();
+      await store.close();
       await testStore.dispose();
     });
 
@@ -213,27 +217,29 @@ for (const kind of storeKinds) {
 
     it('the created link survives a restart of the app on the same store', async () => {
       const config = parseEngineConfig({ API_TOKEN: TOKEN, BASE_URL: 'https://go.example.com' });
-      const second = await serveEngine(
-        await composeEngine(config, testStore.store, pino({ level: 'silent' })),
-      );
+      // A second store on the same database, as a restarted process opens it.
+      const reopened = engineStoreOn(testStore);
+      const second = await serveEngine(await composeEngine(config, reopened, pino({ level: 'silent' })));
       const response = await second.inject({ method: 'GET', url: '/api/links/rick', headers: auth });
       expect(response.statusCode).toBe(200);
       await second.close();
+      await reopened.close();
     });
   });
 }
 
 describe('engine API with no API_TOKEN configured', () => {
   let testStore: TestStore;
+  let store: EngineStore;
   let app: ServedEngine;
   beforeAll(async () => {
     testStore = await sqliteKind.create();
-    app = await serveEngine(
-      await composeEngine(parseEngineConfig({}), testStore.store, pino({ level: 'silent' })),
-    );
+    store = engineStoreOn(testStore);
+    app = await serveEngine(await composeEngine(parseEngineConfig({}), store, pino({ level: 'silent' })));
   });
   afterAll(async () => {
     await app.close();
+    await store.close();
     await testStore.dispose();
   });
 

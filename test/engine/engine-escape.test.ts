@@ -5,7 +5,8 @@ import pino from 'pino';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { composeEngine } from '../../src/compose/engine.js';
 import { parseEngineConfig } from '../../src/engine/config.js';
-import { type ServedEngine, serveEngine } from '../helpers/engine.js';
+import type { EngineStore } from '../../src/engine/store.js';
+import { engineStoreOn, type ServedEngine, serveEngine } from '../helpers/engine.js';
 import { IN_APP_FIXTURES } from '../helpers/in-app-user-agents.js';
 import { storeKinds, type TestStore } from '../helpers/stores.js';
 import { UA } from '../helpers/user-agents.js';
@@ -48,6 +49,7 @@ describe('ESCAPE_MATRIX_FILE on the engine', () => {
 for (const kind of storeKinds) {
   describe.skipIf(kind.skipReason !== null)(`engine escape pages on ${kind.name}`, () => {
     let testStore: TestStore;
+    let store: EngineStore;
     let app: ServedEngine;
     const long =
       `https://www.youtube.com/watch?v=dQw4w9WgXcQ&list=${'PLx0sYbCqOb8TBPRdmBHs5I'.repeat(300)}`.slice(
@@ -62,9 +64,8 @@ for (const kind of storeKinds) {
         BASE_URL: 'https://go.example.com',
         ESCAPE_MATRIX_FILE: matrixFile(OVERRIDE),
       };
-      app = await serveEngine(
-        await composeEngine(parseEngineConfig(env), testStore.store, pino({ level: 'silent' })),
-      );
+      store = engineStoreOn(testStore);
+      app = await serveEngine(await composeEngine(parseEngineConfig(env), store, pino({ level: 'silent' })));
       for (const [slug, url] of Object.entries({ yt: 'https://www.youtube.com/watch?v=dQw4w9WgXcQ', long })) {
         const response = await app.inject({
           method: 'POST',
@@ -77,6 +78,7 @@ for (const kind of storeKinds) {
     });
     afterAll(async () => {
       await app.close();
+      await store.close();
       await testStore.dispose();
     });
 

@@ -7,15 +7,16 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { UA } from '../helpers/user-agents.js';
 
 /**
- * Issue #36, item 3: the engine idles at 60 MB or less only while it loads neither Fastify nor Zod
- * (docs/performance.md, "Memory"). `linkhop engine` runs here from src/ as it is (each file transpiled on
- * load, so no stale dist/ can hide an import), serves a request on every route, and the modules it
- * resolved are read back: ESM imports through module hooks, require() through CommonJS resolution.
+ * Issue #36, item 3: the engine idles at 60 MB or less only while it loads neither Fastify, Zod nor Kysely
+ * (docs/performance.md, "Memory"); its migrations run on Kysely in a child process (store/migrate-apart.ts).
+ * `linkhop engine` runs here from src/ as it is (each file transpiled on load, so no stale dist/ can hide an
+ * import), serves a request on every route, and the modules each process resolved are read back: ESM
+ * imports through module hooks, require() through CommonJS resolution.
  */
 
 const ROOT = join(import.meta.dirname, '../..');
 const REGISTER = join(import.meta.dirname, 'module-graph/register.mjs');
-const FORBIDDEN = ['zod', 'fastify', 'fastify-type-provider-zod', '@fastify'];
+const FORBIDDEN = ['zod', 'fastify', 'fastify-type-provider-zod', '@fastify', 'kysely'];
 
 const packagesIn = (modules: string[]) =>
   new Set(
@@ -33,7 +34,10 @@ const traced = (dir: string, name: string) => {
 
 describe('the engine module graph', () => {
   let dir: string;
+  /** What the engine's own process resolved. */
   let modules: string[] = [];
+  /** What its migration process resolved. */
+  let migrating: string[] = [];
 
   beforeAll(async () => {
     dir = mkdtempSync(join(tmpdir(), 'engine-graph-'));
@@ -59,19 +63,29 @@ describe('the engine module graph', () => {
         await exited;
       }
     }
-    modules = readFileSync(record, 'utf8').split('\n').filter(Boolean);
+    const lines = readFileSync(record, 'utf8').split('\n').filter(Boolean);
+    const of = (pid: number, same: boolean) =>
+      lines.flatMap((line) => {
+        const space = line.indexOf(' ');
+        return (Number(line.slice(0, space)) === pid) === same ? [line.slice(space + 1)] : [];
+      });
+    modules = of(child.pid as number, true);
+    migrating = of(child.pid as number, false);
   }, 60_000);
   afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
   it('ran the engine from src/ and saw its modules and packages (the trace is not empty)', () => {
     expect(modules.some((module) => module.endsWith('/src/engine/app.ts'))).toBe(true);
     expect(modules.some((module) => module.endsWith('/src/engine/schema.ts'))).toBe(true);
-    expect([...packagesIn(modules)]).toEqual(
-      expect.arrayContaining(['kysely', 'pino', 'better-sqlite3', 'isbot']),
-    );
+    expect([...packagesIn(modules)]).toEqual(expect.arrayContaining(['pino', 'better-sqlite3', 'isbot']));
   });
 
-  it('loads neither Fastify nor Zod, after serving every route', () => {
+  it('migrated the database in a process of its own, on Kysely', () => {
+    expect(migrating.some((module) => module.endsWith('/src/store/migrate-process.ts'))).toBe(true);
+    expect([...packagesIn(migrating)]).toContain('kysely');
+  });
+
+  it('loads neither Fastify, Zod nor Kysely, after serving every route', () => {
     const loaded = [...packagesIn(modules)];
     expect(
       loaded.filter((name) =>
@@ -89,7 +103,8 @@ describe('the engine module graph', () => {
       { env, encoding: 'utf8' },
     );
     expect(result.stderr).toBe('');
-    expect([...packagesIn(readFileSync(record, 'utf8').split('\n'))]).toContain('zod');
+    const lines = readFileSync(record, 'utf8').split('\n');
+    expect([...packagesIn(lines.map((line) => line.slice(line.indexOf(' ') + 1)))]).toContain('zod');
   });
 });
 

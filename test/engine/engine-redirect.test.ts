@@ -2,7 +2,8 @@ import pino from 'pino';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { composeEngine } from '../../src/compose/engine.js';
 import { parseEngineConfig } from '../../src/engine/config.js';
-import { type ServedEngine, serveEngine } from '../helpers/engine.js';
+import type { EngineStore } from '../../src/engine/store.js';
+import { engineStoreOn, type ServedEngine, serveEngine } from '../helpers/engine.js';
 import { storeKinds, type TestStore } from '../helpers/stores.js';
 import { UA } from '../helpers/user-agents.js';
 
@@ -11,14 +12,16 @@ const TOKEN = 'redirect-test-token';
 for (const kind of storeKinds) {
   describe.skipIf(kind.skipReason !== null)(`engine public redirect on ${kind.name}`, () => {
     let testStore: TestStore;
+    let store: EngineStore;
     let app: ServedEngine;
 
     beforeAll(async () => {
       testStore = await kind.create();
+      store = engineStoreOn(testStore);
       app = await serveEngine(
         await composeEngine(
           parseEngineConfig({ API_TOKEN: TOKEN, BASE_URL: 'https://go.example.com' }),
-          testStore.store,
+          store,
           pino({ level: 'silent' }),
         ),
       );
@@ -41,6 +44,7 @@ for (const kind of storeKinds) {
     });
     afterAll(async () => {
       await app.close();
+      await store.close();
       await testStore.dispose();
     });
 

@@ -1,8 +1,9 @@
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, onTestFinished } from 'vitest';
 import { createPlatformTable } from '../../src/core/platforms/index.js';
 import type { EngineLinkRepo, EngineLinkRow } from '../../src/engine/repo.js';
 import { createEngineLinkRepo } from '../../src/engine/repo.js';
 import { createEngineLinkService } from '../../src/engine/service.js';
+import { engineStoreOn } from '../helpers/engine.js';
 import { sqliteKind } from '../helpers/stores.js';
 
 /** Random bytes that spell out the given slugs, one per call, so a test can force collisions. */
@@ -21,7 +22,9 @@ describe('engine slug generation', () => {
   it('retries on a collision until it finds a free slug', async () => {
     const testStore = await sqliteKind.create();
     try {
-      const repo = createEngineLinkRepo(testStore.store);
+      const store = engineStoreOn(testStore);
+      onTestFinished(() => store.close());
+      const repo = createEngineLinkRepo(store);
       const service = createEngineLinkService({
         repo,
         table: createPlatformTable(),

@@ -4,17 +4,27 @@ import pino from 'pino';
 import { composeEngine } from '../../src/compose/engine.js';
 import type { EngineApp } from '../../src/engine/app.js';
 import { parseEngineConfig } from '../../src/engine/config.js';
-import { sqliteKind } from './stores.js';
+import { type EngineStore, openEngineStore } from '../../src/engine/store.js';
+import { sqliteKind, type TestStore } from './stores.js';
 
 export type RunningEngine = Awaited<ReturnType<typeof startEngine>>;
 export type ServedEngine = Awaited<ReturnType<typeof serveEngine>>;
 
+/**
+ * The engine's own store (no Kysely, engine/store.ts) on a migrated test store's database (its schema on
+ * PostgreSQL), or on `url` when given (the same database through a proxy). The caller closes it.
+ */
+export function engineStoreOn(testStore: TestStore, url = testStore.url): EngineStore {
+  return openEngineStore(url, testStore.schema ? { schema: testStore.schema } : {});
+}
+
 /** A self-hosted engine on SQLite, listening on a free loopback port (API token `t`). */
 export async function startEngine() {
   const testStore = await sqliteKind.create();
+  const store = engineStoreOn(testStore);
   const app = await composeEngine(
     parseEngineConfig({ API_TOKEN: 't', BASE_URL: 'https://s.example' }),
-    testStore.store,
+    store,
     pino({ level: 'silent' }),
   );
   const served = await serveEngine(app);
@@ -25,6 +35,7 @@ export async function startEngine() {
     inject: served.inject,
     async close() {
       await served.close();
+      await store.close();
       await testStore.dispose();
     },
   };

@@ -8,7 +8,7 @@ import { composeEngine } from '../../src/compose/engine.js';
 import { type Config, parseConfig } from '../../src/config.js';
 import { parseEngineConfig } from '../../src/engine/config.js';
 import { createLogger } from '../../src/logger.js';
-import { serveEngine } from '../helpers/engine.js';
+import { engineStoreOn, serveEngine } from '../helpers/engine.js';
 import { sqliteKind, type TestStore } from '../helpers/stores.js';
 
 /** Issue #32, item 5: one log line per request, and pretty lines for a person at a terminal. */
@@ -72,7 +72,8 @@ describe('request logging', () => {
   it('the engine writes the same one line', async () => {
     const { logger, lines } = capture('info');
     const config = parseEngineConfig({ API_TOKEN: 'engine-token-0123456789' });
-    const app = await serveEngine(await composeEngine(config, testStore.store, logger));
+    const store = engineStoreOn(testStore);
+    const app = await serveEngine(await composeEngine(config, store, logger));
     try {
       lines.length = 0;
       await app.inject({ method: 'GET', url: '/health' });
@@ -81,6 +82,7 @@ describe('request logging', () => {
       expect(requestLines[0]).toMatchObject({ method: 'GET', url: '/health', statusCode: 200 });
     } finally {
       await app.close();
+      await store.close();
     }
   });
 });

@@ -16,6 +16,7 @@ import { type Composed, composeHosted } from '../../src/app.js';
 import { composeEngine } from '../../src/compose/engine.js';
 import { parseConfig } from '../../src/config.js';
 import { parseEngineConfig } from '../../src/engine/config.js';
+import { openEngineStore } from '../../src/engine/store.js';
 import { openStore, type Store } from '../../src/store/database.js';
 import { serveEngine } from '../helpers/engine.js';
 import { postgresKind, type TestStore } from '../helpers/stores.js';
@@ -203,10 +204,16 @@ describe.skipIf(postgresKind.skipReason !== null)('hosted service with PostgreSQ
   });
 
   it('the engine: a cached link keeps redirecting, an unknown slug is a 503 page, its API 503', async () => {
+    // The engine's own store (no Kysely) through the same proxy.
+    const engineStore = openEngineStore(throughProxy(testStore.url, proxy), {
+      ...(testStore.schema ? { schema: testStore.schema } : {}),
+      maxConnections: 4,
+      statementTimeoutMs: 1500,
+    });
     const engine = await serveEngine(
       await composeEngine(
         parseEngineConfig({ BASE_URL: 'https://go.example', API_TOKEN: 'engine-token' }),
-        store,
+        engineStore,
         pino({ level: 'silent' }),
       ),
     );
@@ -237,6 +244,7 @@ describe.skipIf(postgresKind.skipReason !== null)('hosted service with PostgreSQ
     // Back without a restart (the pool may still be reconnecting for the composed app's own writers).
     expect(await statusOnceBack(async () => (await go('/nothere')).statusCode, 404)).toBe(404);
     await engine.close();
+    await engineStore.close();
   });
 });
 

@@ -20,7 +20,8 @@ export async function resolve(specifier, context, next) {
       throw error;
     resolved = await next(`${specifier.slice(0, -3)}.ts`, context);
   }
-  appendFileSync(record, `${resolved.url}\n`);
+  // The process id first: the engine's migrations run in a child of its own, recorded in the same file.
+  appendFileSync(record, `${process.pid} ${resolved.url}\n`);
   return resolved;
 }
 

@@ -8,6 +8,6 @@ register('./hooks.mjs', import.meta.url, { data: { record } });
 const resolveFilename = Module._resolveFilename;
 Module._resolveFilename = function recordingResolve(...args) {
   const resolved = resolveFilename.apply(this, args);
-  appendFileSync(record, `${resolved}\n`);
+  appendFileSync(record, `${process.pid} ${resolved}\n`);
   return resolved;
 };
