@@ -18,7 +18,7 @@ export interface CliServices {
   erase: EraseService;
   /**
    * `org purge`: the erase service's purge, and with REDIS_URL the links' Redis copies (served while the
-   * database is away) deleted too.
+   * database is away) deleted too; with ANALYTICS_URL the organization's rows in ClickHouse first.
    */
   purgeOrganization(orgId: string): Promise<{ orgId: string; linksDeleted: number }>;
   /** Organizations whose change the running instances were not told about (publishing failed). */
@@ -72,6 +72,7 @@ export async function withServices<T>(
       async purgeOrganization(orgId) {
         // Read before the purge: it deletes the links whose copies these are.
         const addresses = config.redisUrl ? await eraseRepo.linkAddresses(orgId) : [];
+        if (config.analyticsUrl) await eraseClickhouseRows(config.analyticsUrl, store, orgId);
         const purged = await erase.purgeOrganization(orgId);
         if (config.redisUrl && addresses.length > 0)
           await dropRecordCopies(config.redisUrl, orgId, addresses, untold);
@@ -81,6 +82,27 @@ export async function withServices<T>(
     });
   } finally {
     await store.close();
+  }
+}
+
+/**
+ * The organization's analytics in ClickHouse, erased before the purge: after it, no organization row is
+ * left for the instances' erased-organization sweep to find, so nothing else would ever delete them. A
+ * ClickHouse that cannot be reached refuses the purge before anything changes; run again, it queues the
+ * deletions again (they delete nothing twice).
+ */
+async function eraseClickhouseRows(url: string, store: Store, orgId: string): Promise<void> {
+  const { openLiveClickhouse } = await import('../analytics/clickhouse/live.js');
+  const clickhouse = openLiveClickhouse(url, store);
+  try {
+    await clickhouse.eraseOrganization(orgId);
+  } catch (error) {
+    throw new CliError(
+      `ClickHouse at ANALYTICS_URL could not erase the organization's analytics (${(error as Error).message}). ` +
+        'Nothing was changed: run org purge again once it answers.',
+    );
+  } finally {
+    await clickhouse.close();
   }
 }
 
