@@ -15,7 +15,7 @@ import {
 } from './backfill-source.js';
 import { applyBackfillSchema } from './backfill-tables.js';
 import type { ClickhouseClient } from './client.js';
-import { sql } from './literal.js';
+import { dayOf, sql } from './literal.js';
 import { isoDay, outcomeRow } from './rows.js';
 import type { Tables } from './schema.js';
 
@@ -34,9 +34,10 @@ import type { Tables } from './schema.js';
  *    rollup tables and write their batch id (`backfill-rollups-<org>-<first day>`) into the same ledger.
  *    A rollup a raw click adds to but the SQL store does not have (none, unless rows were edited) cannot
  *    be taken away from a SummingMergeTree: it is counted in `mismatched` and shows in `verify`.
- * 3. The month's tap outcomes, as rows of `outcomes` (reads take each tap's first, so a page written
- *    twice changes no answer). The SQL store's outcome rollups older than its raw retention are not
- *    copied: ClickHouse counts outcomes from their rows, and has nowhere to add counts without rows.
+ * 3. The month's tap outcomes, as rows of `outcomes`, each tap once (copyOutcomes skips the taps
+ *    already there: the outcome rollups' views count every row inserted, so the rollups follow). The SQL
+ *    store's outcome rollups are not copied: its tap outcomes are never dropped by raw retention, and
+ *    ClickHouse builds its own from them.
  *
  * The weekly organization rows (`/w`) are the SQL store's own shortcut and have no ClickHouse table.
  * Progress lines go to `log`; the checkpoint (backfill-checkpoint.ts) makes a run after a crash, or after
@@ -327,8 +328,14 @@ async function spanOf(source: BackfillSource, orgId: string): Promise<number> {
 const keyOf = (kind: string, linkId: string, dimension: string, value: string) =>
   `${kind}\n${linkId}\n${dimension}\n${value}`;
 
-/** The month's tap outcomes, a page at a time; the rows' reads make a page written twice harmless. */
+/**
+ * The month's tap outcomes, a page at a time, each tap once: a page inserts only the taps ClickHouse does
+ * not hold yet, so a page written again (a crash before its month's checkpoint, a run after a stop) or a
+ * tap a live service reported there first adds nothing. It must: the outcome rollups count every row
+ * inserted. One backfill runs at a time (backfill-checkpoint.ts), and a page is one block, so one part.
+ */
 async function copyOutcomes(options: BackfillOptions, month: number): Promise<number> {
+  const { client, tables } = options;
   const fromDay = monthStart(month) / DAY_MS;
   const toDay = monthStart(nextMonth(month)) / DAY_MS - 1;
   let after = '';
@@ -336,8 +343,20 @@ async function copyOutcomes(options: BackfillOptions, month: number): Promise<nu
   for (;;) {
     const page = await options.source.outcomes(fromDay, toDay, after, OUTCOME_PAGE);
     if (page.length === 0) return copied;
-    await options.client.insert(options.tables.outcomes.text, page.map(outcomeRow));
-    copied += page.length;
+    const held = sql`SELECT DISTINCT tap_id FROM ${tables.outcomes}
+      WHERE day >= ${dayOf(fromDay)} AND day <= ${dayOf(toDay)} AND tap_id IN ${page.map((o) => o.tapId)}`;
+    const present = new Set(
+      (
+        await client.rows<{ tap_id: string }>(held, {
+          max_query_size: String(Math.max(262_144, held.length + 4096)),
+        })
+      ).map((row) => row.tap_id),
+    );
+    const fresh = page.filter((o) => !present.has(o.tapId));
+    await client.insert(tables.outcomes.text, fresh.map(outcomeRow), {
+      max_insert_block_size: String(Math.max(1_048_576, fresh.length + 1)),
+    });
+    copied += fresh.length;
     after = page[page.length - 1]?.tapId ?? after;
     if (page.length < OUTCOME_PAGE) return copied;
   }

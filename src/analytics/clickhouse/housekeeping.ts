@@ -14,7 +14,16 @@ const MONTH_PARTITION = /^(\d{4})(\d{2})$/;
 
 export function createClickhouseHousekeeping(client: ClickhouseClient, t: Tables) {
   /** Every table holding an organization's rows by `org_id` (the ledger holds batch ids only). */
-  const orgTables = [t.clicks, t.linkRollups, t.orgRollups, t.outcomes];
+  const orgTables = [
+    t.clicks,
+    t.linkRollups,
+    t.orgRollups,
+    t.outcomes,
+    t.outcomeRollups,
+    t.orgOutcomeRollups,
+    t.outcomeWrites,
+    t.outcomeCorrections,
+  ];
 
   /** A mutation not yet finished on `table` that already deletes the organization's rows. */
   async function deletionQueued(table: string, orgId: string): Promise<boolean> {

@@ -2,7 +2,7 @@ import { type ClickSource, type ExportRow, isWhole, type Scope } from '../model.
 import type { ListedClick } from '../read/click-reads.js';
 import type { ClickhouseClient } from './client.js';
 import { literal, raw, sql } from './literal.js';
-import type { Tables } from './schema.js';
+import { FIRST_OUTCOME, type Tables } from './schema.js';
 import type { ScopeRepo } from './scope-repo.js';
 
 /**
@@ -30,6 +30,8 @@ interface RawClick {
   qr: number;
 }
 
+/** Which of a tap's rows is its first, as the outcome rollups count it. */
+const FIRST = raw(FIRST_OUTCOME);
 const COLUMNS = raw(
   'batch_id, seq, toString(at) AS at_ms, link_id, variant, routed, country, city, device, source_app, ' +
     'referrer_host, platform_key, tap_id, expired, qr',
@@ -50,7 +52,7 @@ export function createClickhouseRawReads(client: ClickhouseClient, t: Tables, sc
   ): Promise<Map<string, string>> {
     const tapIds = [...new Set(clicks.flatMap((click) => (click.tap_id === '' ? [] : [click.tap_id])))];
     if (tapIds.length === 0) return new Map();
-    const statement = sql`SELECT tap_id, argMin(outcome, at) AS first_outcome FROM ${t.outcomes}
+    const statement = sql`SELECT tap_id, argMin(outcome, ${FIRST}) AS first_outcome FROM ${t.outcomes}
       WHERE org_id = ${orgId}${linkId === undefined ? raw('') : raw(` AND link_id = ${literal(linkId)}`)}
         AND tap_id IN ${tapIds} GROUP BY tap_id`;
     const rows = await client.rows<{ tap_id: string; first_outcome: string }>(statement, {

@@ -9,8 +9,8 @@ import type { ScopeRepo } from './scope-repo.js';
 /**
  * The aggregate reads: sums, daily, linkTotals, perLink, linkSums, with the SQL store's answers
  * (read/rollup-reads.ts). Click dimensions come from the rollup views (`org_rollups` for a whole
- * organization, `link_rollups` for any set of links), outcome dimensions from `outcomes`, first outcome
- * per tap. A folder or a tag is resolved to its link ids in the main database (scope-repo.ts), and the
+ * organization, `link_rollups` for any set of links), outcome dimensions from the outcome rollups
+ * (`org_outcome_rollups`, `outcome_rollups`: each tap's first outcome, schema.ts). A folder or a tag is resolved to its link ids in the main database (scope-repo.ts), and the
  * ids go into one `IN` list however many there are.
  *
  * Which dimension a scope answers follows the SQL store exactly, so switching stores changes no answer:
@@ -82,27 +82,20 @@ export function createClickhouseReads(client: ClickhouseClient, t: Tables, scope
         GROUP BY link_id`,
     ).then((rows) => rows.map((row) => ({ dimension: 'link', value: row.link_id ?? '', n: row.n })));
 
-  /** Outcome dimensions' sums, the first outcome of each tap only; `links` null: every organization. */
+  /**
+   * Outcome dimensions' sums from the outcome rollups (each tap's first outcome, counted when written):
+   * `org_outcome_rollups` for a whole organization, or for every organization when `links` is null (the
+   * bandit's `cell_outcome`), `outcome_rollups` for a set of links, per link when `byLink`.
+   */
   async function outcomeSums(links: Links | null, dimensions: string[], window: DayRange, byLink: boolean) {
     if (dimensions.length === 0) return [];
+    const table = links === null || links.ids === null ? t.orgOutcomeRollups : t.outcomeRollups;
     const where = links === null ? raw('1') : linkFilter(links);
-    const perLink = raw(byLink ? 'link_id, ' : '');
+    const group = raw(byLink ? 'link_id, dimension, value' : 'dimension, value');
     return query<Row>(
-      sql`SELECT ${perLink}pair.1 AS dimension, pair.2 AS value, count() AS n
-        FROM (
-          SELECT link_id, argMin(outcome, at) AS o, argMin(platform_key, at) AS p,
-            argMin(variant, at) AS v, argMin(cell, at) AS c
-          FROM ${t.outcomes} WHERE ${where} AND ${dayRange('day', window)}
-          GROUP BY org_id, link_id, day, tap_id
-        )
-        ARRAY JOIN arrayFilter(x -> x.1 != '', [
-          ('outcome', o),
-          ('platform_outcome', concat(p, '|', o)),
-          (if(isNull(v), '', 'variant_outcome'), concat(ifNull(toString(v), ''), '|', o)),
-          (if(c = '', '', 'cell_outcome'), concat(c, '|', o))
-        ]) AS pair
-        WHERE pair.1 IN ${dimensions}
-        GROUP BY ${perLink}dimension, value`,
+      sql`SELECT ${group}, sum(taps) AS n FROM ${table}
+        WHERE ${where} AND dimension IN ${dimensions} AND ${dayRange('day', window)}
+        GROUP BY ${group}`,
     );
   }
 

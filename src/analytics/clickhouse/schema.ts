@@ -17,11 +17,20 @@ import { type RawSql, raw } from './literal.js';
  *   names and values as the SQL store's rollups (rollups.ts). The escape cells' taps (`cell`) are among
  *   them; `link` (clicks per link) is an organization dimension, `variant` a link one.
  * - `outcomes`: a tap's reported outcomes, keyed by tap id inside (org, link, day). The first outcome
- *   wins at read time (`argMin(..., at)` per tap); the ReplacingMergeTree's version (`precedence`, larger
- *   for an earlier outcome) makes background merges keep that same row. Outcome dimensions, `cell_outcome`
- *   included, are summed from here at read time, not by a view: a view sums every inserted row, and a
- *   second report of a tap (the Redis guard down) would count twice where the SQL store's primary key
- *   refuses it.
+ *   (earliest `at`, then outcome, platform, cell: `FIRST_OUTCOME`) wins for the clicks list and the
+ *   export; the ReplacingMergeTree's version (`precedence`, larger for an earlier outcome) makes
+ *   background merges keep that same row.
+ * - `outcome_rollups` / `org_outcome_rollups`: SummingMergeTree tables of outcome counts per (link,
+ *   dimension, day, value) and per (organization, dimension, day, value) (`outcome`, `platform_outcome`,
+ *   `cell_outcome`; `variant_outcome` per link only, the one scope that reads it), fed by views on
+ *   `outcomes`, so a read sums a few rows a day instead of folding every tap. A view counts every row
+ *   inserted: write.ts inserts a tap's row only when it has none, and the one race it cannot see (two
+ *   different first reports at the same instant, only while Redis is down) is taken back by the
+ *   correction (outcome-correction.ts) through `outcome_corrections`, whose views add its signed rows.
+ *   Counts are Int64 for those negative rows.
+ * - `outcome_writes`: every outcome row inserted, with the server's day it was written (a view on
+ *   `outcomes`), partitioned by that day: what the correction scans. It keeps the rows the
+ *   ReplacingMergeTree merges away, and is dropped a day at a time once corrected.
  * - `click_batch_parts`: the exactly-once ledger, fed by a view on `clicks`: which months of a batch id
  *   are written (write.ts has the protocol). Partitioned by the day written, so pruning drops partitions.
  */
@@ -55,6 +64,10 @@ export interface Tables {
   orgRollups: RawSql;
   outcomes: RawSql;
   batchParts: RawSql;
+  outcomeRollups: RawSql;
+  orgOutcomeRollups: RawSql;
+  outcomeWrites: RawSql;
+  outcomeCorrections: RawSql;
 }
 
 /** The tables' qualified names (the database name is checked by url.ts). */
@@ -67,6 +80,10 @@ export function tablesOf(database: string): Tables {
     orgRollups: name('org_rollups'),
     outcomes: name('outcomes'),
     batchParts: name('click_batch_parts'),
+    outcomeRollups: name('outcome_rollups'),
+    orgOutcomeRollups: name('org_outcome_rollups'),
+    outcomeWrites: name('outcome_writes'),
+    outcomeCorrections: name('outcome_corrections'),
   };
 }
 
@@ -115,10 +132,102 @@ export function schemaStatements(t: Tables): string[] {
     `CREATE MATERIALIZED VIEW IF NOT EXISTS ${db}.click_batch_parts_mv TO ${t.batchParts.text} AS
       SELECT batch_id, toYYYYMM(day) AS month, count() AS clicks, today() AS written
       FROM ${t.clicks.text} GROUP BY batch_id, month`,
+    ...outcomeStatements(t),
   ];
 }
 
-/** Creates whatever is missing (the database through a client not bound to it). */
+/** An outcome row's columns, as `outcomes` has them (without its merge version). */
+export const OUTCOME_COLUMNS =
+  'org_id String, link_id String, day Date, tap_id String, outcome String, variant Nullable(Int32), ' +
+  'platform_key String, cell String, at UInt64';
+const OUTCOME_NAMES = 'org_id, link_id, day, tap_id, outcome, variant, platform_key, cell, at';
+
+/**
+ * Which of a tap's rows is its first: the earliest, ties broken by outcome, platform and cell so that
+ * every reader (the clicks list, the correction, the fill) picks the same row. The correction's JS
+ * (outcome-correction.ts) orders by the same fields.
+ */
+export const FIRST_OUTCOME = '(at, outcome, platform_key, cell)';
+
+/** An outcome row's (dimension, value) pairs, as the SQL store names them; '' dimensions are dropped. */
+const OUTCOME_PAIRS = [
+  "('outcome', outcome)",
+  "('platform_outcome', concat(platform_key, '|', outcome))",
+  "(if(cell = '', '', 'cell_outcome'), concat(cell, '|', outcome))",
+];
+const LINK_OUTCOME_PAIRS = [
+  ...OUTCOME_PAIRS,
+  "(if(isNull(variant), '', 'variant_outcome'), concat(ifNull(toString(variant), ''), '|', outcome))",
+];
+const outcomePairsOf = (pairs: string[]) => `arrayFilter(x -> x.1 != '', [${pairs.join(', ')}]) AS pair`;
+
+/** The outcome rollups' rows of `source`'s rows, each counted `weight` times (an expression). */
+export function outcomeRollupSelects(source: string, weight: string) {
+  return {
+    link: `SELECT org_id, link_id, day, pair.1 AS dimension, pair.2 AS value, toInt64(${weight}) AS taps
+      FROM ${source} ARRAY JOIN ${outcomePairsOf(LINK_OUTCOME_PAIRS)}
+      GROUP BY org_id, link_id, day, dimension, value`,
+    org: `SELECT org_id, day, pair.1 AS dimension, pair.2 AS value, toInt64(${weight}) AS taps
+      FROM ${source} ARRAY JOIN ${outcomePairsOf(OUTCOME_PAIRS)}
+      GROUP BY org_id, day, dimension, value`,
+  };
+}
+
+function outcomeStatements(t: Tables): string[] {
+  const db = t.database;
+  const rollup = (key: string) => `ENGINE = SummingMergeTree() PARTITION BY toYYYYMM(day) ORDER BY (${key})`;
+  const fromOutcomes = outcomeRollupSelects(t.outcomes.text, 'count()');
+  const fromCorrections = outcomeRollupSelects(t.outcomeCorrections.text, 'sum(sign)');
+  return [
+    `CREATE TABLE IF NOT EXISTS ${t.outcomeRollups.text} (org_id String, link_id String, day Date,
+      dimension String, value String, taps Int64) ${rollup('org_id, link_id, dimension, day, value')}`,
+    `CREATE TABLE IF NOT EXISTS ${t.orgOutcomeRollups.text} (org_id String, day Date, dimension String,
+      value String, taps Int64) ${rollup('org_id, dimension, day, value')}`,
+    `CREATE TABLE IF NOT EXISTS ${t.outcomeWrites.text} (written Date, ${OUTCOME_COLUMNS})
+      ENGINE = MergeTree() PARTITION BY written ORDER BY (org_id, link_id, day, tap_id)`,
+    `CREATE TABLE IF NOT EXISTS ${t.outcomeCorrections.text} (corrected Date, ${OUTCOME_COLUMNS}, sign Int8)
+      ENGINE = MergeTree() PARTITION BY corrected ORDER BY (org_id, link_id, day, tap_id)`,
+    `CREATE MATERIALIZED VIEW IF NOT EXISTS ${db}.outcome_writes_mv TO ${t.outcomeWrites.text} AS
+      SELECT today() AS written, ${OUTCOME_NAMES} FROM ${t.outcomes.text}`,
+    `CREATE MATERIALIZED VIEW IF NOT EXISTS ${db}.outcome_rollups_mv TO ${t.outcomeRollups.text} AS
+      ${fromOutcomes.link}`,
+    `CREATE MATERIALIZED VIEW IF NOT EXISTS ${db}.org_outcome_rollups_mv TO ${t.orgOutcomeRollups.text} AS
+      ${fromOutcomes.org}`,
+    `CREATE MATERIALIZED VIEW IF NOT EXISTS ${db}.outcome_corrections_mv TO ${t.outcomeRollups.text} AS
+      ${fromCorrections.link}`,
+    `CREATE MATERIALIZED VIEW IF NOT EXISTS ${db}.org_outcome_corrections_mv TO ${t.orgOutcomeRollups.text} AS
+      ${fromCorrections.org}`,
+  ];
+}
+
+/**
+ * Creates whatever is missing (the database through a client not bound to it), then fills the outcome
+ * rollups of a database made before them (fillOutcomeRollups).
+ */
 export async function applySchema(client: ClickhouseClient, t: Tables): Promise<void> {
   for (const statement of schemaStatements(t)) await client.command(statement);
+  await fillOutcomeRollups(client, t);
+}
+
+/**
+ * A database made before the outcome rollups has outcomes and empty rollups: they are filled once from
+ * `outcomes`, each tap's first outcome alone (FIRST_OUTCOME). Empty rollups beside outcomes mean exactly
+ * that: every outcome inserted once the views exist adds a rollup row (each has an `outcome` pair), and a
+ * tap's rows never sum to zero (the correction leaves one). Two counts on table metadata at each start,
+ * nothing more once filled. Not covered: two instances starting together on such a database would both
+ * fill (an operator's rehearsal starts one), and an outcome inserted during the fill is counted by its
+ * view and, when the fill's read sees it, by the fill too.
+ */
+async function fillOutcomeRollups(client: ClickhouseClient, t: Tables): Promise<void> {
+  const count = async (table: RawSql) =>
+    Number((await client.rows<{ n: string }>(`SELECT count() AS n FROM ${table.text}`))[0]?.n ?? 0);
+  if ((await count(t.outcomeRollups)) > 0 || (await count(t.outcomes)) === 0) return;
+  const first = `(SELECT org_id, link_id, day, o AS outcome, v AS variant, p AS platform_key, c AS cell
+    FROM (SELECT org_id, link_id, day, tap_id,
+        argMin(outcome, ${FIRST_OUTCOME}) AS o, argMin(variant, ${FIRST_OUTCOME}) AS v,
+        argMin(platform_key, ${FIRST_OUTCOME}) AS p, argMin(cell, ${FIRST_OUTCOME}) AS c
+      FROM ${t.outcomes.text} GROUP BY org_id, link_id, day, tap_id))`;
+  const selects = outcomeRollupSelects(first, 'count()');
+  await client.command(`INSERT INTO ${t.outcomeRollups.text} ${selects.link}`);
+  await client.command(`INSERT INTO ${t.orgOutcomeRollups.text} ${selects.org}`);
 }

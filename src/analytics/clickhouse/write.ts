@@ -6,6 +6,7 @@ import { DAY_MS, type OutcomeRow } from '../model.js';
 import type { ClickInput } from '../write/click-input.js';
 import type { ClickhouseClient } from './client.js';
 import { dayOf, sql } from './literal.js';
+import { createOutcomeCorrection } from './outcome-correction.js';
 import { type ClickhouseClickRow, clickRow, monthOf, outcomeRow } from './rows.js';
 import type { Tables } from './schema.js';
 
@@ -34,6 +35,8 @@ const DEFAULT_BLOCK_ROWS = 1_048_576;
 const ISO_DATE = /^\d{4}-\d{2}-\d{2}$/;
 
 export function createClickhouseWrites(client: ClickhouseClient, t: Tables, main: Store) {
+  const correction = createOutcomeCorrection(client, t);
+
   /** The months of `batchId` the ledger says are written. */
   async function writtenMonths(batchId: string): Promise<Set<number>> {
     const rows = await client.rows<{ month: number }>(
@@ -73,9 +76,11 @@ export function createClickhouseWrites(client: ClickhouseClient, t: Tables, main
 
     /**
      * Forgets batch ids written before `beforeMs`, a day of the ledger at a time (its partitions are the
-     * server's days, so a margin of a day keeps any timezone's day whole).
+     * server's days, so a margin of a day keeps any timezone's day whole). The writer calls it hourly,
+     * which makes it the home of the outcome rollups' correction too (outcome-correction.ts), run first.
      */
     async pruneBatchIds(beforeMs: number): Promise<void> {
+      await correction.correctOutcomes();
       const parts = await client.rows<{ partition: string }>(
         sql`SELECT DISTINCT partition FROM system.parts
           WHERE database = ${t.database} AND table = 'click_batch_parts' AND active`,
@@ -93,7 +98,8 @@ export function createClickhouseWrites(client: ClickhouseClient, t: Tables, main
      * is not inserted twice and `within` runs again: the held outcome and its webhook event are written
      * once between them. `within` runs in a transaction of the main database, where the outbox lives.
      * Two different first reports of one tap at the same moment (only when Redis, which redeems a token
-     * once, is down) can both answer true: reads still count the first alone.
+     * once, is down) can both answer true and both reach the outcome rollups: the hourly correction
+     * (outcome-correction.ts) takes the later one back; the clicks list reads the first alone at once.
      */
     async insertOutcome(
       o: OutcomeRow,

@@ -7,6 +7,7 @@ import { backfill } from '../../../src/analytics/clickhouse/backfill.js';
 import { createBackfillSource } from '../../../src/analytics/clickhouse/backfill-source.js';
 import { type ClickhouseClient, createClickhouseClient } from '../../../src/analytics/clickhouse/client.js';
 import { createClickhouseHousekeeping } from '../../../src/analytics/clickhouse/housekeeping.js';
+import { outcomeRow } from '../../../src/analytics/clickhouse/rows.js';
 import { applySchema, tablesOf } from '../../../src/analytics/clickhouse/schema.js';
 import { createClickhouseAnalyticsStore } from '../../../src/analytics/clickhouse/store.js';
 import { type AnalyticsRepo, createAnalyticsRepo } from '../../../src/analytics/repo.js';
@@ -220,9 +221,49 @@ describe.skipIf(clickhouseKind.skipReason !== null || chdbKind.skipReason !== nu
         chunkClicks: 5,
         log: () => {},
       });
-      // Last, what deletes: pruning the ledger, retention's partitions, an erased organization (a
-      // mutation: nothing is read after it).
+      // A second first report of a tap that slipped past the write's check (two at once, Redis down), so
+      // that the outcome correction (run by pruneBatchIds) has a tap to correct.
+      await client.insert(`${database}.outcomes`, [
+        outcomeRow({
+          tapId: 'x3',
+          orgId: org.orgId,
+          linkId: d.beta.id,
+          day: today - 5,
+          outcome: 'browser',
+          variant: null,
+          platformKey: 'spotify',
+          sourceApp: 'tiktok',
+          device: 'android',
+          strategy: 'intent',
+          at: NOW + 1,
+        }),
+      ]);
+      // Last, what deletes: pruning the ledger (after the outcome correction), retention's partitions,
+      // an erased organization (a mutation: nothing is read after it).
       await chRepo.pruneBatchIds(Date.now() + 10 * DAY);
+      const allTime = WINDOWS[2] as (typeof WINDOWS)[number];
+      await chRepo.sums({ orgId: org.orgId }, ALL_DIMENSIONS, allTime);
+      expect(
+        log.some((step) => step.statement.startsWith(`INSERT INTO ${database}.outcome_corrections`)),
+      ).toBe(true);
+      // A database made before the outcome rollups: their tables gone, the schema applied again fills them.
+      for (const name of [
+        'outcome_rollups_mv',
+        'org_outcome_rollups_mv',
+        'outcome_corrections_mv',
+        'org_outcome_corrections_mv',
+        'outcome_writes_mv',
+        'outcome_rollups',
+        'org_outcome_rollups',
+        'outcome_writes',
+        'outcome_corrections',
+      ])
+        await setup.command(`DROP TABLE ${database}.${name}`);
+      await applySchema(setup, tablesOf(database));
+      await chRepo.sums({ orgId: org.orgId }, ALL_DIMENSIONS, allTime);
+      expect(
+        log.some((step) => step.statement.startsWith(`INSERT INTO ${database}.outcome_rollups SELECT`)),
+      ).toBe(true);
       const housekeeping = createClickhouseHousekeeping(client, tablesOf(database));
       expect(await housekeeping.dropClicksBefore(TODAY - 60 * DAY)).not.toEqual([]);
       expect(await housekeeping.eraseOrganization(d.other.orgId)).toContain('clicks');
