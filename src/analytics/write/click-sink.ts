@@ -1,6 +1,7 @@
 import type { Logger } from 'pino';
 import type { Config } from '../../config.js';
 import type { Store } from '../../store/database.js';
+import { CLICKHOUSE_BATCHING } from '../clickhouse/batching.js';
 import type { AnalyticsStore } from '../repo.js';
 import { createClickBuffer } from './click-buffer.js';
 import { createClickSpill } from './click-spill.js';
@@ -43,6 +44,7 @@ export function clickSink(
             write: clickhouse.store.writeClicks,
             prune: clickhouse.store.pruneBatchIds,
             idEveryBatch: true,
+            ...CLICKHOUSE_BATCHING,
           }
         : {}),
     });
