@@ -3,8 +3,8 @@ import type { EscapeStrategy } from '../../src/core/escape/index.js';
 import type { Link } from '../../src/links/schema.js';
 import type { OrgContext } from '../../src/tenancy/context.js';
 import type { Tier } from '../../src/tenancy/plans.js';
-import { storeKinds } from '../helpers/stores.js';
 import {
+  analyticsKinds,
   clickInput,
   DAY,
   type Harness,
@@ -47,7 +47,7 @@ interface TapSpec {
 
 const yesterday = 1;
 
-for (const kind of storeKinds) {
+for (const kind of analyticsKinds) {
   describe.skipIf(kind.skipReason !== null)(`escape cells on ${kind.name}`, () => {
     let a: HostedAnalytics;
     let h: Harness;

@@ -2,22 +2,21 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createAnalyticsService } from '../../src/analytics/service.js';
 import type { Tier } from '../../src/tenancy/plans.js';
 import type { HostedHarness } from '../helpers/hosted.js';
-import { storeKinds } from '../helpers/stores.js';
 import { type Dataset, reportOutcomes, seed } from './dataset.js';
 import {
+  analyticsKinds,
   DAY,
   type Harness,
   type HostedAnalytics,
   type HostedOrg,
   NOW,
   startAnalytics,
-  storedClicks,
   TODAY,
 } from './setup.js';
 
 const dayIso = (daysAgo: number) => new Date(TODAY - daysAgo * DAY).toISOString().slice(0, 10);
 
-for (const kind of storeKinds) {
+for (const kind of analyticsKinds) {
   describe.skipIf(kind.skipReason !== null)(`analytics reads on ${kind.name}`, () => {
     let a: HostedAnalytics;
     let h: Harness;
@@ -129,7 +128,7 @@ for (const kind of storeKinds) {
     });
 
     it('every window from 1 to 90 days: 7-day blocks plus edge days add up to the raw rows', async () => {
-      const raw = await storedClicks(a.h.testStore.store, d.org.orgId);
+      const raw = await a.rawClicks(d.org.orgId);
       const times = raw.filter((click) => !click.bot).map((click) => click.at);
       expect(times.length).toBeGreaterThan(0);
       for (let days = 1; days <= 90; days++) {

@@ -1,6 +1,8 @@
 import { randomBytes, randomUUID } from 'node:crypto';
 import type { Kysely } from 'kysely';
 import { type StoredClick, unpackBlock } from '../../src/analytics/click-blocks.js';
+import { openClickhouseAnalytics } from '../../src/analytics/clickhouse/store.js';
+import type { AnalyticsStore } from '../../src/analytics/repo.js';
 import {
   type AnalyticsService,
   type AppEvent,
@@ -17,9 +19,10 @@ import { up } from '../../src/store/migrations/008-analytics.js';
 import { migrationProvider } from '../../src/store/migrations/index.js';
 import type { OrgContext } from '../../src/tenancy/context.js';
 import { featuresOf, type Tier } from '../../src/tenancy/plans.js';
+import { clickhouseKind, startClickhouse } from '../helpers/clickhouse.js';
 import { type HostedHarness, onStore, startHosted } from '../helpers/hosted.js';
 import { makeOrg as makeOrgRow } from '../helpers/org.js';
-import type { StoreKind, TestStore } from '../helpers/stores.js';
+import { type StoreKind, sqliteKind, storeKinds, type TestStore } from '../helpers/stores.js';
 
 /**
  * Shared set-up of the analytics suites: a store with 008 applied, organizations, links, the write path
@@ -115,7 +118,32 @@ export interface Harness {
   buffer: ReturnType<typeof createClickBuffer>;
 }
 
-export function makeHarness(store: Store, options: { analytics?: boolean; now?: number } = {}): Harness {
+/**
+ * Where a suite's analytics live: the main database of `store` (SQLite, PostgreSQL), or ClickHouse
+ * (ANALYTICS_URL, a test server started for the suite) beside a SQLite main database. The analytics
+ * suites that take these kinds run unchanged on all three (issue #35).
+ */
+export interface AnalyticsKind {
+  name: 'sqlite' | 'postgres' | 'clickhouse';
+  skipReason: string | null;
+  store: StoreKind;
+  clickhouse: boolean;
+}
+
+export const analyticsKinds: AnalyticsKind[] = [
+  ...storeKinds.map((kind) => ({
+    name: kind.name,
+    skipReason: kind.skipReason,
+    store: kind,
+    clickhouse: false,
+  })),
+  { name: 'clickhouse', skipReason: clickhouseKind.skipReason, store: sqliteKind, clickhouse: true },
+];
+
+export function makeHarness(
+  store: Store,
+  options: { analytics?: boolean; now?: number; repo?: AnalyticsStore } = {},
+): Harness {
   const now = options.now ?? NOW;
   const links = makeLinks(store);
   const tapTokens = createTapTokens({ secret: SECRET, now: () => now });
@@ -129,8 +157,13 @@ export function makeHarness(store: Store, options: { analytics?: boolean; now?: 
       emitted.push({ orgId, event, data });
     },
     now: () => new Date(now),
+    ...(options.repo ? { repo: options.repo } : {}),
   });
-  const buffer = createClickBuffer({ store, logger: silent });
+  const buffer = createClickBuffer({
+    store,
+    logger: silent,
+    ...(options.repo ? { write: options.repo.writeClicks, idEveryBatch: true } : {}),
+  });
   return { store, links, tapTokens, analytics, emitted, buffer };
 }
 
@@ -155,16 +188,26 @@ export interface HostedAnalytics {
   operationIds(): Promise<string[]>;
   /** A second instance with ANALYTICS=off on the same store (closed with this one). */
   analyticsOff(): Promise<HostedHarness>;
+  /** Every raw click stored for the organization (bots included): its time and whether a bot made it. */
+  rawClicks(orgId: string): Promise<{ at: number; bot: boolean }[]>;
   close(): Promise<void>;
 }
 
 const ANALYTICS_PATH =
   /^\/(v1|api)\/(analytics(\/|$)|links\/\{id\}\/(stats|clicks|ab-stats)$)|^\/api\/public\/tap$/;
 
-/** The hosted service through the composition root (startHosted) on the fixed clock, ANALYTICS=on. */
-export async function startAnalytics(kind: StoreKind): Promise<HostedAnalytics> {
-  const h = await startHosted(kind, { ANALYTICS: 'on' }, { now: () => NOW });
-  const seeding = makeHarness(h.testStore.store);
+/**
+ * The hosted service through the composition root (startHosted) on the fixed clock, ANALYTICS=on; for the
+ * ClickHouse kind with ANALYTICS_URL on a fresh database of a server started here, which the seeding
+ * harness writes to through the same ClickHouse store.
+ */
+export async function startAnalytics(kind: AnalyticsKind): Promise<HostedAnalytics> {
+  const ch = kind.clickhouse ? await startClickhouse() : null;
+  const analyticsUrl = ch ? ch.urlFor(`t_${randomBytes(6).toString('hex')}`) : null;
+  const env = { ANALYTICS: 'on', ...(analyticsUrl ? { ANALYTICS_URL: analyticsUrl } : {}) };
+  const h = await startHosted(kind.store, env, { now: () => NOW });
+  const opened = analyticsUrl ? await openClickhouseAnalytics(analyticsUrl, h.testStore.store) : null;
+  const seeding = makeHarness(h.testStore.store, opened ? { repo: opened.store } : {});
   const tiers = new Map<string, Tier>();
   const others: HostedHarness[] = [];
   return {
@@ -194,13 +237,31 @@ export async function startAnalytics(kind: StoreKind): Promise<HostedAnalytics> 
         .flatMap(([, operations]) => Object.values(operations).flatMap((op) => op.operationId ?? []));
     },
     async analyticsOff() {
-      const off = await startHosted(onStore(kind, h.testStore), { ANALYTICS: 'off' }, { now: () => NOW });
+      const off = await startHosted(
+        onStore(kind.store, h.testStore),
+        { ANALYTICS: 'off' },
+        { now: () => NOW },
+      );
       others.push(off);
       return off;
+    },
+    async rawClicks(orgId) {
+      if (!ch) return (await storedClicks(h.testStore.store, orgId)).map(({ at, bot }) => ({ at, bot }));
+      const database = new URL(analyticsUrl as string).pathname.slice(1);
+      const text = await ch.query(
+        `SELECT toUInt64(at) AS at, bot FROM ${database}.clicks WHERE org_id = '${orgId}' FORMAT JSONEachRow`,
+      );
+      return text
+        .split('\n')
+        .filter(Boolean)
+        .map((line) => JSON.parse(line) as { at: string; bot: number })
+        .map((row) => ({ at: Number(row.at), bot: Number(row.bot) === 1 }));
     },
     async close() {
       for (const off of others) await off.close();
       await h.close();
+      await opened?.close();
+      await ch?.stop();
     },
   };
 }
