@@ -13,7 +13,9 @@ export async function migrateApart(url: string): Promise<{ applied: string[] }> 
   // Beside this file, built or not: from src/ (tests, a TypeScript loader in execArgv) the .ts one.
   const extension = import.meta.url.endsWith('.ts') ? '.ts' : '.js';
   const script = fileURLToPath(new URL(`./migrate-process${extension}`, import.meta.url));
-  const child = spawn(process.execPath, [...process.execArgv, script], {
+  // The same flags, but not a debugger's: the child would ask for the port the parent holds.
+  const flags = process.execArgv.filter((flag) => !/^--(inspect|debug)/.test(flag));
+  const child = spawn(process.execPath, [...flags, script], {
     env: { ...process.env, DATABASE_URL: url },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
