@@ -17,6 +17,7 @@ import { postgresKind, sqliteKind, type TestStore } from '../../helpers/stores.j
 import { type Dataset, reportOutcomes, seed } from '../dataset.js';
 import { analyticsStore, DAY, type Harness, makeHarness, makeOrg, storedClicks } from '../setup.js';
 import { extraClicks, extraOutcomes } from './extra-dataset.js';
+import { ALL_DIMENSIONS } from './setup.js';
 
 /**
  * `linkhop analytics backfill --to clickhouse` and `linkhop analytics verify`, through the built command,
@@ -30,22 +31,8 @@ import { extraClicks, extraOutcomes } from './extra-dataset.js';
 type Link = Awaited<ReturnType<LinkService['create']>>;
 
 const CLI = join(import.meta.dirname, '../../../dist/cli/main.js');
-const DIMENSIONS = [
-  'total',
-  'bot',
-  'country',
-  'device',
-  'platform',
-  'referrer',
-  'hour',
-  'link',
-  'source',
-  'variant',
-  'outcome',
-  'platform_outcome',
-  'variant_outcome',
-  'cell',
-];
+/** What the backfill copies: every dimension but cell_outcome (the SQL outcome row lacks the cell). */
+const DIMENSIONS = ALL_DIMENSIONS.filter((dimension) => dimension !== 'cell_outcome');
 const DEC = Date.UTC(2024, 11, 3, 10);
 const JAN = Date.UTC(2025, 0, 14, 22);
 const FEB = Date.UTC(2025, 1, 27, 23, 30);

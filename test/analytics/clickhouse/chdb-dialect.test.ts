@@ -31,6 +31,7 @@ import {
   TODAY,
 } from '../setup.js';
 import { extraClicks, extraOutcomes } from './extra-dataset.js';
+import { ALL_DIMENSIONS } from './setup.js';
 
 /**
  * The ClickHouse dialect check (issue #35): every statement the ClickHouse store issues, captured while the
@@ -97,23 +98,6 @@ const normal = (row: unknown): string =>
   );
 const multiset = (rows: readonly unknown[]) => rows.map(normal).sort();
 
-const ALL_DIMENSIONS = [
-  'total',
-  'bot',
-  'country',
-  'device',
-  'platform',
-  'referrer',
-  'hour',
-  'link',
-  'source',
-  'variant',
-  'outcome',
-  'platform_outcome',
-  'variant_outcome',
-  'cell',
-  'cell_outcome',
-];
 const today = Math.floor(NOW / DAY);
 const WINDOWS = [
   { from: today, to: today },

@@ -20,7 +20,7 @@ import {
   TODAY,
 } from '../setup.js';
 import { extraClicks, extraOutcomes } from './extra-dataset.js';
-import { openTestAnalytics } from './setup.js';
+import { ALL_DIMENSIONS, openTestAnalytics } from './setup.js';
 
 /**
  * The "same shapes" acceptance: the analytics data set of the store suites (dataset.ts, answers worked out
@@ -31,23 +31,6 @@ import { openTestAnalytics } from './setup.js';
  * the SQLite database, as they would in PostgreSQL.
  */
 
-const ALL_DIMENSIONS = [
-  'total',
-  'bot',
-  'country',
-  'device',
-  'platform',
-  'referrer',
-  'hour',
-  'link',
-  'source',
-  'variant',
-  'outcome',
-  'platform_outcome',
-  'variant_outcome',
-  'cell',
-  'cell_outcome',
-];
 const today = Math.floor(NOW / DAY);
 /** Today alone, whole weeks and ragged edges (the SQL store splits windows into 7-day blocks), all time. */
 const WINDOWS = [

@@ -5,6 +5,25 @@ import { parseClickhouseUrl } from '../../../src/store/clickhouse-url.js';
 import type { Store } from '../../../src/store/database.js';
 import type { TestClickhouse } from '../../helpers/clickhouse.js';
 
+/** Every dimension the analytics stores answer: what the suites comparing ClickHouse to SQL ask for. */
+export const ALL_DIMENSIONS = [
+  'total',
+  'bot',
+  'country',
+  'device',
+  'platform',
+  'referrer',
+  'hour',
+  'link',
+  'source',
+  'variant',
+  'outcome',
+  'platform_outcome',
+  'variant_outcome',
+  'cell',
+  'cell_outcome',
+];
+
 /** A fresh database on the file's server, its schema applied through the store's own start. */
 export async function openTestAnalytics(ch: TestClickhouse, main: Store) {
   const database = `t_${Math.random().toString(16).slice(2, 14)}`;
