@@ -33,9 +33,12 @@ import type { Tables } from './schema.js';
 /** Rows of one INSERT read as one block: ClickHouse's default (1,048,576) unless the month is larger. */
 const DEFAULT_BLOCK_ROWS = 1_048_576;
 const ISO_DATE = /^\d{4}-\d{2}-\d{2}$/;
+/** How long the outcome correction waits after a failed pass (it runs with the writer's hourly pruning). */
+const CORRECTION_RETRY_MS = 10 * 60_000;
 
 export function createClickhouseWrites(client: ClickhouseClient, t: Tables, main: Store) {
   const correction = createOutcomeCorrection(client, t);
+  let correctionFailed = 0;
 
   /** The months of `batchId` the ledger says are written. */
   async function writtenMonths(batchId: string): Promise<Set<number>> {
@@ -77,10 +80,9 @@ export function createClickhouseWrites(client: ClickhouseClient, t: Tables, main
     /**
      * Forgets batch ids written before `beforeMs`, a day of the ledger at a time (its partitions are the
      * server's days, so a margin of a day keeps any timezone's day whole). The writer calls it hourly,
-     * which makes it the home of the outcome rollups' correction too (outcome-correction.ts), run first.
+     * which makes it the home of the outcome rollups' correction too (outcome-correction.ts).
      */
     async pruneBatchIds(beforeMs: number): Promise<void> {
-      await correction.correctOutcomes();
       const parts = await client.rows<{ partition: string }>(
         sql`SELECT DISTINCT partition FROM system.parts
           WHERE database = ${t.database} AND table = 'click_batch_parts' AND active`,
@@ -89,6 +91,16 @@ export function createClickhouseWrites(client: ClickhouseClient, t: Tables, main
         if (!ISO_DATE.test(partition)) continue;
         if (Date.parse(`${partition}T00:00:00Z`) + 2 * DAY_MS > beforeMs) continue;
         await client.command(sql`ALTER TABLE ${t.batchParts} DROP PARTITION ${partition}`);
+      }
+      // After the ledger's pruning, and not within CORRECTION_RETRY_MS of a failed pass: the writer calls
+      // this again at its next flush when it fails, and a failing pass must not rescan the outcome ledger
+      // every flush.
+      if (Date.now() - correctionFailed < CORRECTION_RETRY_MS) return;
+      try {
+        await correction.correctOutcomes();
+      } catch (error) {
+        correctionFailed = Date.now();
+        throw error;
       }
     },
 
