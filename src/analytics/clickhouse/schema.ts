@@ -104,6 +104,15 @@ const ORG_PAIRS = [...HUMAN_PAIRS, "('link', link_id)"];
 const pairsOf = (pairs: string[]) =>
   `arrayFilter(x -> x.1 != '', if(bot = 1, [('bot', '')], [${pairs.join(', ')}])) AS pair`;
 
+/**
+ * The per-link rollups' index marks every 1,024 rows rather than 8,192. A folder or a tag reads them with
+ * `link_id IN (...)`, and 18.16 narrows that by link only, not by the dimension and days after it in the
+ * key: each link then costs whole granules of its rows, in every part. At 8,192 a folder's totals read
+ * 1.3M rows of a 2M-click bench for 100 links, at 1,024 a third as many (43 against 9 ms; the dimension
+ * sums 53 against 22 ms). The index is eight times larger, still a few marks per thousand rows.
+ */
+const FINE = 'SETTINGS index_granularity = 1024';
+
 export function schemaStatements(t: Tables): string[] {
   const db = t.database;
   const rollup = (key: string) => `ENGINE = SummingMergeTree() PARTITION BY toYYYYMM(day) ORDER BY (${key})`;
@@ -112,7 +121,8 @@ export function schemaStatements(t: Tables): string[] {
     `CREATE TABLE IF NOT EXISTS ${t.clicks.text} (${CLICK_COLUMNS.join(', ')})
       ENGINE = MergeTree() PARTITION BY toYYYYMM(day) ORDER BY (org_id, link_id, at)`,
     `CREATE TABLE IF NOT EXISTS ${t.linkRollups.text} (org_id String, link_id String, day Date,
-      dimension String, value String, clicks UInt64) ${rollup('org_id, link_id, dimension, day, value')}`,
+      dimension String, value String, clicks UInt64) ${rollup('org_id, link_id, dimension, day, value')}
+      ${FINE}`,
     `CREATE MATERIALIZED VIEW IF NOT EXISTS ${db}.link_rollups_mv TO ${t.linkRollups.text} AS
       SELECT org_id, link_id, day, pair.1 AS dimension, pair.2 AS value, count() AS clicks
       FROM ${t.clicks.text} ARRAY JOIN ${pairsOf(LINK_PAIRS)}
@@ -180,7 +190,8 @@ function outcomeStatements(t: Tables): string[] {
   const fromCorrections = outcomeRollupSelects(t.outcomeCorrections.text, 'sum(sign)');
   return [
     `CREATE TABLE IF NOT EXISTS ${t.outcomeRollups.text} (org_id String, link_id String, day Date,
-      dimension String, value String, taps Int64) ${rollup('org_id, link_id, dimension, day, value')}`,
+      dimension String, value String, taps Int64) ${rollup('org_id, link_id, dimension, day, value')}
+      ${FINE}`,
     `CREATE TABLE IF NOT EXISTS ${t.orgOutcomeRollups.text} (org_id String, day Date, dimension String,
       value String, taps Int64) ${rollup('org_id, dimension, day, value')}`,
     `CREATE TABLE IF NOT EXISTS ${t.outcomeWrites.text} (written Date, ${OUTCOME_COLUMNS})
