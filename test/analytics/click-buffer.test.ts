@@ -57,6 +57,32 @@ describe('click buffer, with a stand-in writer', () => {
     expect(buffer.stats()).toMatchObject({ pending: 0, written: 11 });
   });
 
+  it('a failing prune of old batch ids is retried each tick and logged once until one succeeds', async () => {
+    const logger = recordingLogger();
+    const outcomes = ['fail', 'fail', 'fail', 'ok', 'fail'];
+    let calls = 0;
+    const buffer = createClickBuffer({
+      store: {} as Store,
+      flushIntervalMs: 10,
+      logger,
+      write: async () => {},
+      prune: async () => {
+        const outcome = outcomes[calls++];
+        if (outcome === 'fail') throw new Error(`prune ${calls} failed`);
+      },
+    });
+    buffer.start();
+    try {
+      // Three failures in a row, then a success (after which the next is an hour away).
+      await expect.poll(() => calls, { timeout: 5_000 }).toBe(4);
+    } finally {
+      await buffer.stop();
+    }
+    const warnings = logger.lines.filter((line) => line.message.startsWith('pruning old batch ids failed'));
+    expect(warnings).toHaveLength(1);
+    expect(warnings[0]?.details).toMatchObject({ err: { message: 'prune 1 failed' } });
+  });
+
   it('a failing flush keeps its rows in order and the next tick writes them', async () => {
     const written: number[] = [];
     let fail = true;

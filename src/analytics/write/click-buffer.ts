@@ -243,12 +243,22 @@ export function createClickBuffer(options: ClickBufferOptions) {
     return inFlight;
   }
 
+  /** Set from a failed prune until one succeeds: one log line per streak, though it is retried each flush. */
+  let pruneFailing = false;
   function prune(): void {
     if (!pruneBatchIds || Date.now() - lastPrune < PRUNE_EVERY_MS) return;
     lastPrune = Date.now();
-    pruneBatchIds(lastPrune - BATCH_ID_RETENTION_MS).catch(() => {
-      lastPrune = 0;
-    });
+    pruneBatchIds(lastPrune - BATCH_ID_RETENTION_MS).then(
+      () => {
+        pruneFailing = false;
+      },
+      (error: unknown) => {
+        lastPrune = 0;
+        if (!pruneFailing)
+          logger.warn({ err: error }, 'pruning old batch ids failed: retried at the next flush');
+        pruneFailing = true;
+      },
+    );
   }
 
   return {
