@@ -1,4 +1,3 @@
-import { CELL } from '../escape-cells.js';
 import { DAY_MS, WEEK } from '../model.js';
 import type { AnalyticsStore } from '../repo.js';
 import type { ClickInput } from '../write/click-input.js';
@@ -17,7 +16,7 @@ import { applyBackfillSchema } from './backfill-tables.js';
 import type { ClickhouseClient } from './client.js';
 import { dayOf, sql } from './literal.js';
 import { isoDay, outcomeRow } from './rows.js';
-import type { Tables } from './schema.js';
+import { ROLLUP_DIMENSIONS, type Tables } from './schema.js';
 
 /**
  * `linkhop analytics backfill --to clickhouse`: the main database's analytics (the SQL store) copied
@@ -68,20 +67,8 @@ export interface BackfillReport {
   complete: boolean;
 }
 
-/** Dimensions ClickHouse's rollup views keep (schema.ts), per link and per organization. */
-const CLICK_DIMENSIONS = [
-  'total',
-  'bot',
-  'country',
-  'device',
-  'platform',
-  'referrer',
-  'hour',
-  'source',
-  CELL,
-];
-const LINK_DIMENSIONS = [...CLICK_DIMENSIONS, 'variant'];
-const ORG_DIMENSIONS = [...CLICK_DIMENSIONS, 'link'];
+const LINK_DIMENSIONS = [...ROLLUP_DIMENSIONS, 'variant'];
+const ORG_DIMENSIONS = [...ROLLUP_DIMENSIONS, 'link'];
 /** Blocks read per query. */
 const PAGE = 200;
 const OUTCOME_PAGE = 5000;

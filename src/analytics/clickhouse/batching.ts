@@ -1,3 +1,5 @@
+import type { AnalyticsStore } from '../repo.js';
+
 /**
  * How the click writer batches for ClickHouse (ANALYTICS_URL), in place of the main database's defaults
  * (1,000 clicks a batch every 500 ms, two lanes on PostgreSQL). Every INSERT makes a part per month it
@@ -14,3 +16,16 @@ export const CLICKHOUSE_BATCHING = {
   maxBuffered: 400_000,
   parallelBatches: 1,
 } as const;
+
+/**
+ * The click buffer's options for writing to ClickHouse through `store`: its writes and pruning, every
+ * batch under an id (a lost answer of an insert it took must not count twice), and the batching above.
+ */
+export function clickhouseBufferOptions(store: Pick<AnalyticsStore, 'writeClicks' | 'pruneBatchIds'>) {
+  return {
+    write: store.writeClicks,
+    prune: store.pruneBatchIds,
+    idEveryBatch: true,
+    ...CLICKHOUSE_BATCHING,
+  };
+}

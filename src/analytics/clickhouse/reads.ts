@@ -3,7 +3,7 @@ import { type DayRange, isWhole, num, type Scope, topBySlug } from '../model.js'
 import type { Sum } from '../read/rollup-reads.js';
 import type { ClickhouseClient } from './client.js';
 import { dayOf, literal, type RawSql, raw, sql } from './literal.js';
-import type { Tables } from './schema.js';
+import { ROLLUP_DIMENSIONS, type Tables } from './schema.js';
 import type { ScopeRepo } from './scope-repo.js';
 
 /**
@@ -19,18 +19,7 @@ import type { ScopeRepo } from './scope-repo.js';
  * alone for every organization together (`*`, the bandit's read).
  */
 
-const CLICK_DIMENSIONS = new Set([
-  'total',
-  'bot',
-  'country',
-  'device',
-  'platform',
-  'referrer',
-  'hour',
-  'source',
-  'cell',
-  'variant',
-]);
+const CLICK_DIMENSIONS = new Set([...ROLLUP_DIMENSIONS, 'variant']);
 const OUTCOME_DIMENSIONS = new Set(['outcome', 'platform_outcome', 'variant_outcome', CELL_OUTCOME]);
 const LINK_ONLY = new Set(['variant', 'variant_outcome']);
 

@@ -88,6 +88,23 @@ export function tablesOf(database: string): Tables {
 }
 
 /** A human click's (dimension, value) pairs; '' dimensions are dropped (a value the click does not have). */
+/**
+ * The click dimensions both rollup views keep, `bot` for a bot's click and the others from a person's (the
+ * pairs below); the per-link view adds `variant`, the organization's `link`. Reads and the backfill ask
+ * these of the rollups, everything else of `outcomes`' views.
+ */
+export const ROLLUP_DIMENSIONS = [
+  'total',
+  'bot',
+  'country',
+  'device',
+  'platform',
+  'referrer',
+  'hour',
+  'source',
+  'cell',
+];
+
 const HUMAN_PAIRS = [
   "('total', '')",
   "('country', country)",

@@ -1,7 +1,7 @@
 import type { Logger } from 'pino';
 import type { Config } from '../../config.js';
 import type { Store } from '../../store/database.js';
-import { CLICKHOUSE_BATCHING } from '../clickhouse/batching.js';
+import { clickhouseBufferOptions } from '../clickhouse/batching.js';
 import type { AnalyticsStore } from '../repo.js';
 import { createClickBuffer } from './click-buffer.js';
 import { createClickSpill } from './click-spill.js';
@@ -39,14 +39,7 @@ export function clickSink(
       enabled: config.analytics,
       logger,
       spill,
-      ...(clickhouse
-        ? {
-            write: clickhouse.store.writeClicks,
-            prune: clickhouse.store.pruneBatchIds,
-            idEveryBatch: true,
-            ...CLICKHOUSE_BATCHING,
-          }
-        : {}),
+      ...(clickhouse ? clickhouseBufferOptions(clickhouse.store) : {}),
     });
   }
   logger.info(

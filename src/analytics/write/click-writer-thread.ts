@@ -3,7 +3,7 @@ import '../../keep-tick-maps.js';
 import { type MessagePort, parentPort, workerData } from 'node:worker_threads';
 import { openStore } from '../../store/database.js';
 import { createDbHealth } from '../../store/db-health.js';
-import { CLICKHOUSE_BATCHING } from '../clickhouse/batching.js';
+import { clickhouseBufferOptions } from '../clickhouse/batching.js';
 import { openLiveClickhouse } from '../clickhouse/live.js';
 import { createClickBuffer } from './click-buffer.js';
 import { createClickRingReader } from './click-ring.js';
@@ -70,14 +70,7 @@ function run(port: MessagePort, data: ClickWriterThreadData): void {
     store,
     logger,
     flushIntervalMs: data.flushIntervalMs,
-    ...(clickhouse
-      ? {
-          write: clickhouse.store.writeClicks,
-          prune: clickhouse.store.pruneBatchIds,
-          idEveryBatch: true,
-          ...CLICKHOUSE_BATCHING,
-        }
-      : {}),
+    ...(clickhouse ? clickhouseBufferOptions(clickhouse.store) : {}),
     ...(data.spillDir ? { spill: createClickSpill({ dir: data.spillDir }) } : {}),
   });
   const reader = createClickRingReader(data.ring, data.dictionary);
