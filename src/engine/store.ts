@@ -75,16 +75,14 @@ function postgresStore({ pool, health }: { pool: pg.Pool; health: DbHealth }): E
     async query<Row>(text: string, params: readonly unknown[] = []) {
       // connect() without a callback: the pool's health hears of a database that cannot be reached.
       const client = await pool.connect();
-      let failure: unknown;
       try {
         const result = await client.query(toPostgres(text), params as unknown[]);
+        client.release();
         return result.rows as Row[];
       } catch (error) {
-        failure = error;
-        throw error;
-      } finally {
         // A connection that failed is not given back to the pool for the next caller.
-        client.release(isConnectionError(failure) ? (failure as Error) : undefined);
+        client.release(isConnectionError(error) ? (error as Error) : undefined);
+        throw error;
       }
     },
     close: () => pool.end(),

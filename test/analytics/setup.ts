@@ -203,7 +203,8 @@ const ANALYTICS_PATH =
  */
 export async function startAnalytics(kind: AnalyticsKind): Promise<HostedAnalytics> {
   const ch = kind.clickhouse ? await startClickhouse() : null;
-  const analyticsUrl = ch ? ch.urlFor(`t_${randomBytes(6).toString('hex')}`) : null;
+  const database = `t_${randomBytes(6).toString('hex')}`;
+  const analyticsUrl = ch ? ch.urlFor(database) : null;
   const env = { ANALYTICS: 'on', ...(analyticsUrl ? { ANALYTICS_URL: analyticsUrl } : {}) };
   const h = await startHosted(kind.store, env, { now: () => NOW });
   const opened = analyticsUrl ? await openClickhouseAnalytics(analyticsUrl, h.testStore.store) : null;
@@ -247,7 +248,6 @@ export async function startAnalytics(kind: AnalyticsKind): Promise<HostedAnalyti
     },
     async rawClicks(orgId) {
       if (!ch) return (await storedClicks(h.testStore.store, orgId)).map(({ at, bot }) => ({ at, bot }));
-      const database = new URL(analyticsUrl as string).pathname.slice(1);
       const text = await ch.query(
         `SELECT toUInt64(at) AS at, bot FROM ${database}.clicks WHERE org_id = '${orgId}' FORMAT JSONEachRow`,
       );
