@@ -9,6 +9,7 @@ import { type Executor, type Store, unitOfWork } from '../store/database.js';
 export const ORG_TABLES = [
   'group_rollups',
   'link_group_versions',
+  'link_group_history',
   'bulk_actions',
   'import_items',
   'imports',

@@ -1,4 +1,5 @@
 import { type ExpressionBuilder, sql, type Transaction } from 'kysely';
+import { DAY_MS } from '../analytics/model.js';
 import { groupsOf, lockGroups, moveLinkGroups } from '../analytics/write/group-repo.js';
 import { type Store, unitOfWork } from '../store/database.js';
 import type { Database } from '../store/schema.js';
@@ -73,7 +74,13 @@ export function createLinkRepo(store: Store) {
         .execute();
       await writeAssignments(trx, link);
       const after = groupsOf(link.folderId, link.tags);
-      await moveLinkGroups(trx, { orgId: link.orgId, linkId: link.id, from: before, to: after });
+      await moveLinkGroups(trx, {
+        orgId: link.orgId,
+        linkId: link.id,
+        from: before,
+        to: after,
+        day: Math.floor(Date.parse(link.updatedAt) / DAY_MS),
+      });
     },
 
     async find(orgId: string, id: string): Promise<LinkRecord | undefined> {

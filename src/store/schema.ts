@@ -20,6 +20,7 @@ import type { DeploymentFactTable } from './migrations/027-deployment-facts.js';
 import type { AbTestLinkColumns, AbTestTable } from './migrations/029-ab-tests.js';
 import type { SsoConfigTable, SsoIdentityTable, SsoLoginTable } from './migrations/031-sso.js';
 import type { BulkActionItemTable, BulkActionTable } from './migrations/032-bulk-actions.js';
+import type { LinkGroupHistoryTable } from './migrations/033-link-group-history.js';
 
 /**
  * The tables as Kysely sees them. Portable column types on purpose: timestamps are ISO 8601 UTC
@@ -239,4 +240,5 @@ export interface Database extends AnalyticsTables, GroupRollupTables {
   sso_logins: SsoLoginTable;
   bulk_actions: BulkActionTable;
   bulk_action_items: BulkActionItemTable;
+  link_group_history: LinkGroupHistoryTable;
 }

@@ -2,6 +2,7 @@ import { CompiledQuery, type Kysely, sql, type Transaction } from 'kysely';
 import type { Dialect } from '../../store/database.js';
 import type { Database } from '../../store/schema.js';
 import { type AnalyticsDatabase, WEEK } from '../model.js';
+import { recordGroupMove } from './group-history-repo.js';
 
 /**
  * The SQL of the folder and tag rollups (migration 016; group-rollups.ts says how they are kept): the
@@ -103,12 +104,13 @@ export function lookupGroupsSync<K extends GroupLookup>(
 
 /**
  * Moves one link's counts between groups, in the caller's transaction (the link write): its per-link rows
- * are subtracted from each group it left and added to each it joined, rows left at zero are removed, and
- * the organization's version moves on so every writer reloads its links' groups.
+ * are subtracted from each group it left and added to each it joined, rows left at zero are removed, the
+ * move is recorded in the link's group history (`day`: the UTC epoch day it is made, for the ClickHouse
+ * stamps), and the organization's version moves on so every writer reloads its links' groups.
  */
 export async function moveLinkGroups(
   db: GroupDb,
-  move: { orgId: string; linkId: string; from: readonly string[]; to: readonly string[] },
+  move: { orgId: string; linkId: string; from: readonly string[]; to: readonly string[]; day: number },
 ): Promise<void> {
   const left = move.from.filter((grp) => !move.to.includes(grp));
   const joined = move.to.filter((grp) => !move.from.includes(grp));
@@ -123,6 +125,7 @@ export async function moveLinkGroups(
       .where('count', '=', 0)
       .execute();
   }
+  await recordGroupMove(db, move);
   await bumpVersion(db, move.orgId);
 }
 

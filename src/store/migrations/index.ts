@@ -28,6 +28,7 @@ import * as destinationHealth from './028-destination-health.js';
 import * as abTests from './029-ab-tests.js';
 import * as sso from './031-sso.js';
 import * as bulkActions from './032-bulk-actions.js';
+import * as linkGroupHistory from './033-link-group-history.js';
 
 /**
  * One ordered set of migrations for both dialects, listed in code (not read from a folder) so the
@@ -63,6 +64,7 @@ const migrations: Record<string, Migration> = {
   '029-ab-tests': abTests,
   '031-sso': sso,
   '032-bulk-actions': bulkActions,
+  '033-link-group-history': linkGroupHistory,
 };
 
 export const migrationProvider: MigrationProvider = {
