@@ -509,6 +509,12 @@ async function benchClickhouse() {
         async seed(store) {
           const data = await seedLinks(store);
           const { orgId, random } = data;
+          const stamps = new Map(
+            data.links.map((link, i) => [
+              link.id,
+              [...(link.folder_id ? [`f:${link.folder_id}`] : []), ...(i % 5 === 0 ? ['t:promo'] : [])],
+            ]),
+          );
           const tapCount = { n: 0 };
           const today = Math.floor(NOW / DAY);
           let outcomes = 0;
@@ -519,7 +525,8 @@ async function benchClickhouse() {
             const rows = [];
             for (const click of clicks) {
               const o = seededOutcome(click, orgId, today - d, random);
-              if (o) rows.push(outcomeRow(o));
+              // Stamped as the writer stamps an outcome: its link's folder and tags (none moved here).
+              if (o) rows.push(outcomeRow(o, stamps.get(o.linkId)));
             }
             const started = performance.now();
             for (let i = 0; i < clicks.length; i += CH_BATCH)
@@ -542,7 +549,8 @@ async function benchClickhouse() {
     if (!process.env.BENCH_KEEP) await client.command(`DROP DATABASE IF EXISTS ${database}`);
     await client.close();
     await main.close();
-    rmSync(chDir, { recursive: true, force: true });
+    if (!process.env.BENCH_KEEP) rmSync(chDir, { recursive: true, force: true });
+    else console.log(`kept ClickHouse database ${database} and its main database ${chDir}/main.db`);
     await server?.stop();
   }
 }

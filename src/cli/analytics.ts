@@ -2,6 +2,7 @@ import { parseArgs } from 'node:util';
 import { backfill } from '../analytics/clickhouse/backfill.js';
 import { createBackfillSource } from '../analytics/clickhouse/backfill-source.js';
 import { createClickhouseClient } from '../analytics/clickhouse/client.js';
+import { createGroupHistory } from '../analytics/clickhouse/group-history.js';
 import { tablesOf } from '../analytics/clickhouse/schema.js';
 import { openClickhouseAnalytics } from '../analytics/clickhouse/store.js';
 import { verify } from '../analytics/clickhouse/verify.js';
@@ -79,6 +80,7 @@ async function runBackfill(args: string[]): Promise<void> {
       return await backfill({
         source: createBackfillSource(main),
         store: clickhouse.store,
+        groups: createGroupHistory(main),
         client,
         tables: tablesOf(parsed.database),
         ...(chunkClicks ? { chunkClicks } : {}),

@@ -11,8 +11,8 @@ import type { Tables } from './schema.js';
  *   one-off tool. A `StripeLog` (appended to one file, read whole) rather than a `MergeTree`: a row or
  *   two per chunk would each be a part to merge, and thousands of small organizations' months would
  *   reach the server's limit on parts.
- * - `backfill_rollups`: a `Null` table (it keeps nothing) whose views add its rows to `link_rollups` and
- *   `org_rollups` and write its batch id into the exactly-once ledger (`click_batch_parts`), like an
+ * - `backfill_rollups`: a `Null` table (it keeps nothing) whose views add its rows to `link_rollups`,
+ *   `org_rollups` and `group_rollups` and write its batch id into the exactly-once ledger (`click_batch_parts`), like an
  *   insert into `clicks` does. The rollups a SQL store kept but whose raw clicks it no longer has (or
  *   could never rebuild: escape cells) go in through it, once.
  */
@@ -28,6 +28,10 @@ export function backfillStatements(t: Tables): string[] {
       SELECT org_id, link_id, day, dimension, value, clicks FROM ${db}.backfill_rollups WHERE kind = 'link'`,
     `CREATE MATERIALIZED VIEW IF NOT EXISTS ${db}.backfill_org_rollups_mv TO ${t.orgRollups.text} AS
       SELECT org_id, day, dimension, value, clicks FROM ${db}.backfill_rollups WHERE kind = 'org'`,
+    // A group row carries its group in link_id (backfill.ts, groupRowsOf).
+    `CREATE MATERIALIZED VIEW IF NOT EXISTS ${db}.backfill_group_rollups_mv TO ${t.groupRollups.text} AS
+      SELECT org_id, link_id AS grp, day, dimension, value, clicks FROM ${db}.backfill_rollups
+      WHERE kind = 'group'`,
     `CREATE MATERIALIZED VIEW IF NOT EXISTS ${db}.backfill_batch_parts_mv TO ${t.batchParts.text} AS
       SELECT batch_id, toYYYYMM(day) AS month, count() AS clicks, today() AS written
       FROM ${db}.backfill_rollups GROUP BY batch_id, month`,

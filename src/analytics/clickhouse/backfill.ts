@@ -11,9 +11,11 @@ import {
   monthStart,
   nextMonth,
   type SourceBlock,
+  type SqlRollup,
 } from './backfill-source.js';
 import { applyBackfillSchema } from './backfill-tables.js';
 import type { ClickhouseClient } from './client.js';
+import type { GroupHistory } from './group-history.js';
 import { dayOf, sql } from './literal.js';
 import { isoDay, outcomeRow } from './rows.js';
 import { ROLLUP_DIMENSIONS, type Tables } from './schema.js';
@@ -47,6 +49,8 @@ export interface BackfillOptions {
   source: BackfillSource;
   /** The ClickHouse analytics store (its writeClicks). */
   store: Pick<AnalyticsStore, 'writeClicks'>;
+  /** The links' group stamps (group-history.ts), for the outcomes and the rollups copied without clicks. */
+  groups: Pick<GroupHistory, 'stamps'>;
   client: ClickhouseClient;
   tables: Tables;
   /** Clicks a chunk reaches before it is written (a chunk ends at a block's end). */
@@ -72,6 +76,8 @@ const ORG_DIMENSIONS = [...ROLLUP_DIMENSIONS, 'link'];
 /** Blocks read per query. */
 const PAGE = 200;
 const OUTCOME_PAGE = 5000;
+/** A row of `backfill_rollups`: a copied per-link or organization row, or a group row made from one. */
+type RollupCopy = Omit<SqlRollup, 'kind'> & { kind: SqlRollup['kind'] | 'group' };
 /** Rollup rows an INSERT of `backfill_rollups` gathers (a few days of a large organization). */
 const ROLLUP_ROWS = 200_000;
 
@@ -286,6 +292,7 @@ async function copyRollups(
         row.count,
       );
     }
+    const copied: RollupCopy[] = [];
     for (const row of sqlRows) {
       const key = keyOf(row.kind, row.link_id, row.dimension, row.value);
       const left = row.clicks - (rebuilt.get(key) ?? 0);
@@ -293,13 +300,39 @@ async function copyRollups(
       if (left < 0) mismatched += 1;
       if (left <= 0) continue;
       if (waiting.length === 0) firstDay = day;
-      waiting.push({ ...row, org_id: orgId, day: isoDay(day), clicks: left });
+      copied.push({ ...row, clicks: left });
     }
+    for (const row of [...copied, ...(await groupRowsOf(options.groups, orgId, day, copied))])
+      waiting.push({ ...row, org_id: orgId, day: isoDay(day), clicks: row.clicks });
     mismatched += rebuilt.size;
     if (waiting.length >= ROLLUP_ROWS) await insert();
   }
   await insert();
   return { rows, mismatched };
+}
+
+/**
+ * The group rows of a day's per-link rows copied without their clicks, as the group view would have
+ * counted those clicks: each row in every group its link is stamped with that day (`link_id` carries the
+ * group, `kind` 'group'), `total` also as the group's `link` row. `variant` has no group row.
+ */
+async function groupRowsOf(
+  groups: Pick<GroupHistory, 'stamps'>,
+  orgId: string,
+  day: number,
+  rows: readonly RollupCopy[],
+): Promise<RollupCopy[]> {
+  const linkRows = rows.filter((row) => row.kind === 'link' && row.dimension !== 'variant');
+  if (linkRows.length === 0) return [];
+  const stamps = await groups.stamps(linkRows.map((row) => ({ orgId, linkId: row.link_id, day })));
+  return linkRows.flatMap((row, i) =>
+    (stamps[i] ?? []).flatMap((grp) => [
+      { ...row, kind: 'group' as const, link_id: grp },
+      ...(row.dimension === 'total'
+        ? [{ ...row, kind: 'group' as const, link_id: grp, dimension: 'link', value: row.link_id }]
+        : []),
+    ]),
+  );
 }
 
 /** Each organization's longest block, read once a run (a pass over its block headers). */
@@ -340,9 +373,16 @@ async function copyOutcomes(options: BackfillOptions, month: number): Promise<nu
       ).map((row) => row.tap_id),
     );
     const fresh = page.filter((o) => !present.has(o.tapId));
-    await client.insert(tables.outcomes.text, fresh.map(outcomeRow), {
-      max_insert_block_size: String(Math.max(1_048_576, fresh.length + 1)),
-    });
+    const stamps = await options.groups.stamps(
+      fresh.map((o) => ({ orgId: o.orgId, linkId: o.linkId, day: o.day })),
+    );
+    await client.insert(
+      tables.outcomes.text,
+      fresh.map((o, i) => outcomeRow(o, stamps[i])),
+      {
+        max_insert_block_size: String(Math.max(1_048_576, fresh.length + 1)),
+      },
+    );
     copied += fresh.length;
     after = page[page.length - 1]?.tapId ?? after;
     if (page.length < OUTCOME_PAGE) return copied;

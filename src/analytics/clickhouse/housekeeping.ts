@@ -23,6 +23,8 @@ export function createClickhouseHousekeeping(client: ClickhouseClient, t: Tables
     t.orgOutcomeRollups,
     t.outcomeWrites,
     t.outcomeCorrections,
+    t.groupRollups,
+    t.groupOutcomeRollups,
   ];
 
   /** A mutation not yet finished on `table` that already deletes the organization's rows. */

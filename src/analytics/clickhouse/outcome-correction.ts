@@ -47,6 +47,8 @@ interface LedgerRow {
   platform_key: string;
   cell: string;
   at_ms: string;
+  /** The stamp of the tap's link on its day (one value for all of a tap's rows). */
+  groups: string[];
   n: string | number;
 }
 
@@ -80,9 +82,9 @@ export function createOutcomeCorrection(client: ClickhouseClient, t: Tables) {
     max_query_size: String(Math.max(262_144, statement.length + 4096)),
   });
   const columns = raw(
-    'org_id, link_id, toString(day) AS tap_day, tap_id, outcome, variant, platform_key, cell, toString(at) AS at_ms',
+    'org_id, link_id, toString(day) AS tap_day, tap_id, outcome, variant, platform_key, cell, toString(at) AS at_ms, groups',
   );
-  const group = raw('org_id, link_id, tap_day, tap_id, outcome, variant, platform_key, cell, at_ms');
+  const group = raw('org_id, link_id, tap_day, tap_id, outcome, variant, platform_key, cell, at_ms, groups');
 
   /** The corrections each candidate tap needs, as rows of `outcome_corrections` (without `corrected`). */
   async function differences(tapIds: string[], wanted: Set<string>) {
@@ -133,6 +135,7 @@ export function createOutcomeCorrection(client: ClickhouseClient, t: Tables) {
             platform_key: row.platform_key,
             cell: row.cell,
             at: Number(row.at_ms),
+            groups: row.groups,
             sign,
           });
         }

@@ -1,17 +1,22 @@
 import { ALL_ORGS, CELL_OUTCOME } from '../escape-cells.js';
-import { type DayRange, isWhole, num, type Scope, topBySlug } from '../model.js';
-import type { Sum } from '../read/rollup-reads.js';
+import { type DayRange, num, type Scope, topBySlug } from '../model.js';
+import { type Sum, summaryOf } from '../read/rollup-reads.js';
 import type { ClickhouseClient } from './client.js';
+import { type Correction, correctionSql, correctionsOf } from './group-corrections.js';
+import type { GroupHistory } from './group-history.js';
 import { dayOf, literal, type RawSql, raw, sql } from './literal.js';
-import { ROLLUP_DIMENSIONS, type Tables } from './schema.js';
+import { groupsCompleteFrom, ROLLUP_DIMENSIONS, type Tables } from './schema.js';
 import type { ScopeRepo } from './scope-repo.js';
 
 /**
  * The aggregate reads: sums, daily, linkTotals, perLink, linkSums, with the SQL store's answers
  * (read/rollup-reads.ts). Click dimensions come from the rollup views (`org_rollups` for a whole
- * organization, `link_rollups` for any set of links), outcome dimensions from the outcome rollups
- * (`org_outcome_rollups`, `outcome_rollups`: each tap's first outcome, schema.ts). A folder or a tag is resolved to its link ids in the main database (scope-repo.ts), and the
- * ids go into one `IN` list however many there are.
+ * organization, `group_rollups` for one folder or one tag, `link_rollups` for any other set of links),
+ * outcome dimensions from the outcome rollups (`org_outcome_rollups`, `group_outcome_rollups`,
+ * `outcome_rollups`: each tap's first outcome, schema.ts). A group's rows are its links' clicks as they
+ * were stamped; the links that moved since are corrected from their per-link rows (group-corrections.ts).
+ * Any other set of links (a folder and a tag together) is resolved to its link ids in the main database
+ * (scope-repo.ts), and the ids go into one `IN` list however many there are.
  *
  * Which dimension a scope answers follows the SQL store exactly, so switching stores changes no answer:
  * `link` for a whole organization or one folder or tag (the rows a summary keeps), `variant` and
@@ -23,8 +28,15 @@ const CLICK_DIMENSIONS = new Set([...ROLLUP_DIMENSIONS, 'variant']);
 const OUTCOME_DIMENSIONS = new Set(['outcome', 'platform_outcome', 'variant_outcome', CELL_OUTCOME]);
 const LINK_ONLY = new Set(['variant', 'variant_outcome']);
 
-/** The links a read covers: the whole organization, or a list of its link ids. */
-type Links = { orgId: string; ids: null } | { orgId: string; ids: readonly string[] };
+/**
+ * The links a read covers: the whole organization (`ids` null), one group with its moved links'
+ * corrections, or a list of link ids.
+ */
+type Links =
+  | { orgId: string; ids: null; group?: undefined }
+  | { orgId: string; ids: null; group: { grp: string; corrections: Correction[] } }
+  | { orgId: string; ids: readonly string[]; group?: undefined };
+type IdLinks = Links & { ids: readonly string[] };
 
 interface Row {
   dimension: string;
@@ -34,37 +46,86 @@ interface Row {
   link_id?: string;
 }
 
-/** The SQL store's summary scopes: a whole organization, or exactly one folder or one tag. */
-const isSummary = (scope: Scope) => isWhole(scope) || (!scope.linkId && !(scope.folderId && scope.tag));
-
 /** `IN` lists run long for a big folder: the statement's size limit follows the statement. */
 const sized = (statement: string) => ({ max_query_size: String(Math.max(262_144, statement.length + 4096)) });
 
 const dayRange = (column: string, window: DayRange) =>
   raw(`${column} >= ${dayOf(window.from).text} AND ${column} <= ${dayOf(window.to).text}`);
 
-export function createClickhouseReads(client: ClickhouseClient, t: Tables, scopes: ScopeRepo) {
+export function createClickhouseReads(
+  client: ClickhouseClient,
+  t: Tables,
+  scopes: ScopeRepo,
+  history: Pick<GroupHistory, 'moved'>,
+) {
   const query = <T>(statement: string) => client.rows<T>(statement, sized(statement));
+  // Read once: the mark is written before group_rollups exists, so before any reader of it (schema.ts).
+  let groupsFrom: Promise<number> | null = null;
+  const completeFrom = () => {
+    groupsFrom ??= groupsCompleteFrom(client, t).catch((error: unknown) => {
+      groupsFrom = null;
+      throw error;
+    });
+    return groupsFrom;
+  };
 
-  const linkFilter = (links: Links): RawSql =>
-    links.ids === null
-      ? raw(`org_id = ${literal(links.orgId)}`)
-      : raw(`org_id = ${literal(links.orgId)} AND link_id IN ${literal(links.ids)}`);
+  const linkFilter = (links: Links): RawSql => {
+    const org = `org_id = ${literal(links.orgId)}`;
+    if (links.group) return raw(`${org} AND grp = ${literal(links.group.grp)}`);
+    return raw(links.ids === null ? org : `${org} AND link_id IN ${literal(links.ids)}`);
+  };
+  const clickTable = (links: Links) =>
+    links.group ? t.groupRollups : links.ids === null ? t.orgRollups : t.linkRollups;
 
-  /** Click dimensions' sums from a rollup view, per link when `byLink`. */
-  async function clickSums(links: Links, dimensions: string[], window: DayRange, byLink: boolean) {
-    if (dimensions.length === 0) return [];
-    const table = links.ids === null ? t.orgRollups : t.linkRollups;
-    const group = raw(byLink ? 'link_id, dimension, value' : 'dimension, value');
-    return query<Row>(
-      sql`SELECT ${group}, sum(clicks) AS n FROM ${table}
-        WHERE ${linkFilter(links)} AND dimension IN ${dimensions} AND ${dayRange('day', window)}
-        GROUP BY ${group}`,
-    );
+  /** A group's moved links' rows of a per-link table, each weighted by its correction (none: no read). */
+  function corrected<R>(
+    links: Links,
+    build: (from: RawSql, where: RawSql, weight: RawSql) => string,
+    table: RawSql,
+  ): Promise<R[]> {
+    if (!links.group || links.group.corrections.length === 0) return Promise.resolve([]);
+    const { where, weight } = correctionSql(links.orgId, links.group.corrections);
+    return query<R>(build(table, where, weight));
   }
 
+  /** Click dimensions' sums from a rollup view, per link when `byLink`; a group's corrections added. */
+  async function clickSums(links: Links, dimensions: string[], window: DayRange, byLink: boolean) {
+    if (dimensions.length === 0) return [];
+    const group = raw(byLink ? 'link_id, dimension, value' : 'dimension, value');
+    const moved = dimensions.filter((dimension) => dimension !== 'link');
+    const parts = await Promise.all([
+      query<Row>(
+        sql`SELECT ${group}, sum(clicks) AS n FROM ${clickTable(links)}
+          WHERE ${linkFilter(links)} AND dimension IN ${dimensions} AND ${dayRange('day', window)}
+          GROUP BY ${group}`,
+      ),
+      moved.length === 0
+        ? []
+        : corrected<Row>(
+            links,
+            (from, where, weight) =>
+              sql`SELECT dimension, value, sum(toInt64(clicks) * ${weight}) AS n FROM ${from}
+                WHERE ${where} AND dimension IN ${moved} AND ${dayRange('day', window)}
+                GROUP BY dimension, value`,
+            t.linkRollups,
+          ),
+      dimensions.includes('link') ? correctedLinks(links, window) : [],
+    ]);
+    return parts.flat();
+  }
+
+  /** A group's `link` rows the corrections add or take back: each moved link's human clicks. */
+  const correctedLinks = (links: Links, window: DayRange) =>
+    corrected<Row>(
+      links,
+      (from, where, weight) =>
+        sql`SELECT link_id, sum(toInt64(clicks) * ${weight}) AS n FROM ${from}
+          WHERE ${where} AND dimension = 'total' AND ${dayRange('day', window)} GROUP BY link_id`,
+      t.linkRollups,
+    ).then((rows): Row[] => rows.map((row) => ({ dimension: 'link', value: row.link_id ?? '', n: row.n })));
+
   /** `link` of a set of links: each link's human clicks, as the summary rows hold them. */
-  const linkDimension = (links: Links & { ids: readonly string[] }, window: DayRange) =>
+  const linkDimension = (links: IdLinks, window: DayRange) =>
     query<Row>(
       sql`SELECT 'link' AS link_dimension, link_id, sum(clicks) AS n FROM ${t.linkRollups}
         WHERE ${linkFilter(links)} AND dimension = 'total' AND ${dayRange('day', window)}
@@ -78,19 +139,53 @@ export function createClickhouseReads(client: ClickhouseClient, t: Tables, scope
    */
   async function outcomeSums(links: Links | null, dimensions: string[], window: DayRange, byLink: boolean) {
     if (dimensions.length === 0) return [];
-    const table = links === null || links.ids === null ? t.orgOutcomeRollups : t.outcomeRollups;
+    const table =
+      links === null || (links.ids === null && !links.group)
+        ? t.orgOutcomeRollups
+        : links.group
+          ? t.groupOutcomeRollups
+          : t.outcomeRollups;
     const where = links === null ? raw('1') : linkFilter(links);
     const group = raw(byLink ? 'link_id, dimension, value' : 'dimension, value');
-    return query<Row>(
-      sql`SELECT ${group}, sum(taps) AS n FROM ${table}
-        WHERE ${where} AND dimension IN ${dimensions} AND ${dayRange('day', window)}
-        GROUP BY ${group}`,
-    );
+    const parts = await Promise.all([
+      query<Row>(
+        sql`SELECT ${group}, sum(taps) AS n FROM ${table}
+          WHERE ${where} AND dimension IN ${dimensions} AND ${dayRange('day', window)}
+          GROUP BY ${group}`,
+      ),
+      links === null
+        ? []
+        : corrected<Row>(
+            links,
+            (from, moved, weight) =>
+              sql`SELECT dimension, value, sum(taps * ${weight}) AS n FROM ${from}
+                WHERE ${moved} AND dimension IN ${dimensions} AND ${dayRange('day', window)}
+                GROUP BY dimension, value`,
+            t.outcomeRollups,
+          ),
+    ]);
+    return parts.flat();
   }
 
-  /** The links of a scope: the whole organization stays a filter, anything else becomes ids. */
-  async function linksOf(scope: Scope): Promise<Links> {
-    if (isWhole(scope)) return { orgId: scope.orgId, ids: null };
+  /**
+   * The links of a scope: the whole organization stays a filter, one folder or one tag reads its group
+   * with its moved links' corrections, anything else becomes ids.
+   */
+  async function linksOf(scope: Scope, window: DayRange): Promise<Links> {
+    const summary = summaryOf(scope);
+    if (summary?.grp === null) return { orgId: scope.orgId, ids: null };
+    if (summary && window.from >= (await completeFrom())) {
+      const [moved, gone] = await Promise.all([
+        history.moved(scope.orgId, summary.grp),
+        scope.folderId ? scopes.folderExists(scope.orgId, scope.folderId).then((found) => !found) : false,
+      ]);
+      if (gone) return { orgId: scope.orgId, ids: [] };
+      return {
+        orgId: scope.orgId,
+        ids: null,
+        group: { grp: summary.grp, corrections: correctionsOf(moved, summary.grp, window) },
+      };
+    }
     return { orgId: scope.orgId, ids: await scopes.linkIds(scope) };
   }
 
@@ -99,11 +194,11 @@ export function createClickhouseReads(client: ClickhouseClient, t: Tables, scope
       const wanted = dimensions.filter((dimension) => dimension === CELL_OUTCOME);
       return toSums(await outcomeSums(null, wanted, window, false));
     }
-    const summary = isSummary(scope);
+    const summary = summaryOf(scope) !== null;
     const answered = dimensions.filter((dimension) =>
       summary ? !LINK_ONLY.has(dimension) : dimension !== 'link',
     );
-    const links = await linksOf(scope);
+    const links = await linksOf(scope, window);
     if (links.ids !== null && links.ids.length === 0) return [];
     const clicks = answered.filter((dimension) => CLICK_DIMENSIONS.has(dimension));
     if (links.ids === null && answered.includes('link')) clicks.push('link');
@@ -124,25 +219,41 @@ export function createClickhouseReads(client: ClickhouseClient, t: Tables, scope
   }
 
   async function daily(scope: Scope, window: DayRange): Promise<Map<number, number>> {
-    const links = await linksOf(scope);
+    const links = await linksOf(scope, window);
     const byDay = new Map<number, number>();
     if (links.ids !== null && links.ids.length === 0) return byDay;
-    const table = links.ids === null ? t.orgRollups : t.linkRollups;
-    const rows = await query<{ epoch_day: number; n: string }>(
-      sql`SELECT toUInt32(day) AS epoch_day, sum(clicks) AS n FROM ${table}
-        WHERE ${linkFilter(links)} AND dimension = 'total' AND ${dayRange('day', window)}
-        GROUP BY epoch_day`,
-    );
-    for (const row of rows) if (num(row.n) !== 0) byDay.set(num(row.epoch_day), num(row.n));
+    type DayRow = { epoch_day: number; n: string };
+    const parts = await Promise.all([
+      query<DayRow>(
+        sql`SELECT toUInt32(day) AS epoch_day, sum(clicks) AS n FROM ${clickTable(links)}
+          WHERE ${linkFilter(links)} AND dimension = 'total' AND ${dayRange('day', window)}
+          GROUP BY epoch_day`,
+      ),
+      corrected<DayRow>(
+        links,
+        (from, where, weight) =>
+          sql`SELECT toUInt32(day) AS epoch_day, sum(toInt64(clicks) * ${weight}) AS n FROM ${from}
+            WHERE ${where} AND dimension = 'total' AND ${dayRange('day', window)} GROUP BY epoch_day`,
+        t.linkRollups,
+      ),
+    ]);
+    for (const row of parts.flat()) {
+      const day = num(row.epoch_day);
+      byDay.set(day, (byDay.get(day) ?? 0) + num(row.n));
+    }
+    for (const [day, n] of byDay) if (n === 0) byDay.delete(day);
     return byDay;
   }
 
   async function linkTotals(scope: Scope, window: DayRange): Promise<{ id: string; clicks: number }[]> {
-    const links = await linksOf(scope);
+    const links = await linksOf(scope, window);
     if (links.ids !== null && links.ids.length === 0) return [];
     const rows =
       links.ids === null
-        ? await clickSums(links, ['link'], window, false)
+        ? toSums(await clickSums(links, ['link'], window, false)).map((sum) => ({
+            value: sum.value,
+            n: sum.clicks,
+          }))
         : await linkDimension({ ...links, ids: links.ids }, window);
     return rows.filter((row) => num(row.n) !== 0).map((row) => ({ id: row.value, clicks: num(row.n) }));
   }

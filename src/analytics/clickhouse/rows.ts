@@ -30,6 +30,8 @@ export interface ClickhouseClickRow {
   cell: string;
   expired: 0 | 1;
   qr: 0 | 1;
+  /** The link's groups on the click's day (group-history.ts), set by the writer. */
+  groups: string[];
 }
 
 /** The last day every release maps to its month: 18.16's date tables end in 2105 (Date itself in 2149). */
@@ -44,7 +46,10 @@ export const monthOf = (day: number): number => {
   return date.getUTCFullYear() * 100 + date.getUTCMonth() + 1;
 };
 
-/** A batch's click `seq` of `batchId`: its index in the batch, so a retry writes the same rows. */
+/**
+ * A batch's click `seq` of `batchId`: its index in the batch, so a retry writes the same rows. `groups`
+ * is the writer's to fill (the stamp of its link and day).
+ */
 export function clickRow(click: ClickInput, batchId: string, seq: number): ClickhouseClickRow {
   const row = toRow(click);
   // A value ClickHouse would refuse fails the whole INSERT, and the batch would be retried for ever: an
@@ -78,13 +83,15 @@ export function clickRow(click: ClickInput, batchId: string, seq: number): Click
     cell: cell ?? '',
     expired: row.expired === 1 ? 1 : 0,
     qr: row.qr === 1 ? 1 : 0,
+    groups: [],
   };
 }
 
 /** Larger for an earlier outcome: the ReplacingMergeTree keeps the tap's first one when it merges. */
 export const precedenceOf = (at: number): number => Number.MAX_SAFE_INTEGER - Math.max(0, Math.trunc(at));
 
-export function outcomeRow(o: OutcomeRow) {
+/** An outcome's row; `groups` is its link's stamp on the tap's day (the writer's, group-history.ts). */
+export function outcomeRow(o: OutcomeRow, groups: readonly string[] = []) {
   const cell = cellValueOf({
     inApp: o.sourceApp,
     os: o.device,
@@ -103,5 +110,6 @@ export function outcomeRow(o: OutcomeRow) {
     cell: cell ?? '',
     at: Math.trunc(o.at),
     precedence: precedenceOf(o.at),
+    groups: [...groups],
   };
 }

@@ -1,5 +1,5 @@
 import type { ClickhouseClient } from './client.js';
-import { type RawSql, raw } from './literal.js';
+import { type RawSql, raw, sql } from './literal.js';
 
 /**
  * The ClickHouse tables, created at start with `IF NOT EXISTS` (applying twice changes nothing). Every
@@ -55,6 +55,8 @@ export const CLICK_COLUMNS = [
   'cell String',
   'expired UInt8',
   'qr UInt8',
+  // The link's folder and tag groups on the click's day (group-history.ts): what group_rollups sums by.
+  'groups Array(String)',
 ];
 
 export interface Tables {
@@ -68,6 +70,9 @@ export interface Tables {
   orgOutcomeRollups: RawSql;
   outcomeWrites: RawSql;
   outcomeCorrections: RawSql;
+  groupRollups: RawSql;
+  groupOutcomeRollups: RawSql;
+  groupMarks: RawSql;
 }
 
 /** The tables' qualified names (the database name is checked by url.ts). */
@@ -84,10 +89,12 @@ export function tablesOf(database: string): Tables {
     orgOutcomeRollups: name('org_outcome_rollups'),
     outcomeWrites: name('outcome_writes'),
     outcomeCorrections: name('outcome_corrections'),
+    groupRollups: name('group_rollups'),
+    groupOutcomeRollups: name('group_outcome_rollups'),
+    groupMarks: name('group_marks'),
   };
 }
 
-/** A human click's (dimension, value) pairs; '' dimensions are dropped (a value the click does not have). */
 /**
  * The click dimensions both rollup views keep, `bot` for a bot's click and the others from a person's (the
  * pairs below); the per-link view adds `variant`, the organization's `link`. Reads and the backfill ask
@@ -150,9 +157,17 @@ export function schemaStatements(t: Tables): string[] {
       SELECT org_id, day, pair.1 AS dimension, pair.2 AS value, count() AS clicks
       FROM ${t.clicks.text} ARRAY JOIN ${pairsOf(ORG_PAIRS)}
       GROUP BY org_id, day, dimension, value`,
+    `CREATE TABLE IF NOT EXISTS ${t.groupRollups.text} (org_id String, grp String, day Date,
+      dimension String, value String, clicks UInt64) ${rollup('org_id, grp, dimension, day, value')}`,
+    // Each click counted once in every group of its stamp: arrayJoin over the groups, ARRAY JOIN over the
+    // pairs (the organization's, `link` included) makes their product.
+    `CREATE MATERIALIZED VIEW IF NOT EXISTS ${db}.group_rollups_mv TO ${t.groupRollups.text} AS
+      SELECT org_id, arrayJoin(groups) AS grp, day, pair.1 AS dimension, pair.2 AS value, count() AS clicks
+      FROM ${t.clicks.text} ARRAY JOIN ${pairsOf(ORG_PAIRS)}
+      GROUP BY org_id, grp, day, dimension, value`,
     `CREATE TABLE IF NOT EXISTS ${t.outcomes.text} (org_id String, link_id String, day Date,
       tap_id String, outcome String, variant Nullable(Int32), platform_key String, cell String,
-      at UInt64, precedence UInt64)
+      at UInt64, precedence UInt64, groups Array(String))
       ENGINE = ReplacingMergeTree(precedence) PARTITION BY toYYYYMM(day) ORDER BY (org_id, link_id, day, tap_id)`,
     `CREATE TABLE IF NOT EXISTS ${t.batchParts.text} (batch_id String, month UInt32, clicks UInt64,
       written Date) ENGINE = MergeTree() PARTITION BY written ORDER BY (batch_id, month)`,
@@ -166,8 +181,8 @@ export function schemaStatements(t: Tables): string[] {
 /** An outcome row's columns, as `outcomes` has them (without its merge version). */
 export const OUTCOME_COLUMNS =
   'org_id String, link_id String, day Date, tap_id String, outcome String, variant Nullable(Int32), ' +
-  'platform_key String, cell String, at UInt64';
-const OUTCOME_NAMES = 'org_id, link_id, day, tap_id, outcome, variant, platform_key, cell, at';
+  'platform_key String, cell String, at UInt64, groups Array(String)';
+const OUTCOME_NAMES = 'org_id, link_id, day, tap_id, outcome, variant, platform_key, cell, at, groups';
 
 /**
  * Which of a tap's rows is its first: the earliest, ties broken by outcome, platform and cell so that
@@ -197,6 +212,10 @@ export function outcomeRollupSelects(source: string, weight: string) {
     org: `SELECT org_id, day, pair.1 AS dimension, pair.2 AS value, toInt64(${weight}) AS taps
       FROM ${source} ARRAY JOIN ${outcomePairsOf(OUTCOME_PAIRS)}
       GROUP BY org_id, day, dimension, value`,
+    group: `SELECT org_id, arrayJoin(groups) AS grp, day, pair.1 AS dimension, pair.2 AS value,
+        toInt64(${weight}) AS taps
+      FROM ${source} ARRAY JOIN ${outcomePairsOf(OUTCOME_PAIRS)}
+      GROUP BY org_id, grp, day, dimension, value`,
   };
 }
 
@@ -211,6 +230,8 @@ function outcomeStatements(t: Tables): string[] {
       ${FINE}`,
     `CREATE TABLE IF NOT EXISTS ${t.orgOutcomeRollups.text} (org_id String, day Date, dimension String,
       value String, taps Int64) ${rollup('org_id, dimension, day, value')}`,
+    `CREATE TABLE IF NOT EXISTS ${t.groupOutcomeRollups.text} (org_id String, grp String, day Date,
+      dimension String, value String, taps Int64) ${rollup('org_id, grp, dimension, day, value')}`,
     `CREATE TABLE IF NOT EXISTS ${t.outcomeWrites.text} (written Date, ${OUTCOME_COLUMNS})
       ENGINE = MergeTree() PARTITION BY written ORDER BY (org_id, link_id, day, tap_id)`,
     `CREATE TABLE IF NOT EXISTS ${t.outcomeCorrections.text} (corrected Date, ${OUTCOME_COLUMNS}, sign Int8)
@@ -225,6 +246,10 @@ function outcomeStatements(t: Tables): string[] {
       ${fromCorrections.link}`,
     `CREATE MATERIALIZED VIEW IF NOT EXISTS ${db}.org_outcome_corrections_mv TO ${t.orgOutcomeRollups.text} AS
       ${fromCorrections.org}`,
+    `CREATE MATERIALIZED VIEW IF NOT EXISTS ${db}.group_outcome_rollups_mv TO ${t.groupOutcomeRollups.text} AS
+      ${fromOutcomes.group}`,
+    `CREATE MATERIALIZED VIEW IF NOT EXISTS ${db}.group_outcome_corrections_mv TO ${t.groupOutcomeRollups.text} AS
+      ${fromCorrections.group}`,
   ];
 }
 
@@ -233,8 +258,71 @@ function outcomeStatements(t: Tables): string[] {
  * rollups of a database made before them (fillOutcomeRollups).
  */
 export async function applySchema(client: ClickhouseClient, t: Tables): Promise<void> {
-  for (const statement of schemaStatements(t)) await client.command(statement);
+  const [database, ...rest] = schemaStatements(t);
+  await client.command(database as string);
+  await markGroupsFrom(client, t);
+  await addGroupColumns(client, t);
+  for (const statement of rest) await client.command(statement);
   await fillOutcomeRollups(client, t);
+}
+
+/**
+ * A database that has clicks and no `group_rollups` yet was made before them: its earlier clicks have no
+ * stamp, so the group rollups are complete only from tomorrow (UTC) on, which `group_marks` records
+ * before the table is made (a crash between the two marks again, later: the reads take the latest).
+ * Reads of a folder or a tag whose window starts before that day sum their links' rows instead
+ * (reads.ts), as fast as before and right; after the longest window (90 days) every read is a group's.
+ * A fresh database has no mark. Not covered: an instance of the earlier release still writing clicks
+ * (unstamped) after tomorrow began, in a rolling upgrade that spans midnight.
+ */
+async function markGroupsFrom(client: ClickhouseClient, t: Tables): Promise<void> {
+  await client.command(
+    `CREATE TABLE IF NOT EXISTS ${t.groupMarks.text} (day Date, marked DateTime) ENGINE = MergeTree() ORDER BY day`,
+  );
+  const [state] = await client.rows<{ groups: string; clicks: string }>(
+    sql`SELECT countIf(name = 'group_rollups') AS groups, countIf(name = 'clicks') AS clicks
+      FROM system.tables WHERE database = ${t.database}`,
+  );
+  if (Number(state?.groups ?? 0) > 0 || Number(state?.clicks ?? 0) === 0) return;
+  const [held] = await client.rows<{ n: string }>(`SELECT count() AS n FROM ${t.linkRollups.text}`);
+  if (Number(held?.n ?? 0) === 0) return;
+  const tomorrow = Math.floor(Date.now() / 86_400_000) + 1;
+  await client.insert(t.groupMarks.text, [
+    {
+      day: new Date(tomorrow * 86_400_000).toISOString().slice(0, 10),
+      marked: Math.floor(Date.now() / 1000),
+    },
+  ]);
+}
+
+/** The first day the group rollups hold every click of (0 for a database made with them). */
+export async function groupsCompleteFrom(client: ClickhouseClient, t: Tables): Promise<number> {
+  const [row] = await client.rows<{ day: string }>(
+    `SELECT toUInt32(max(day)) AS day FROM ${t.groupMarks.text}`,
+  );
+  return Number(row?.day ?? 0);
+}
+
+/** The tables that carry a row's `groups` stamp (a database made before the group rollups lacks it). */
+const STAMPED = ['clicks', 'outcomes', 'outcome_writes', 'outcome_corrections'];
+
+/**
+ * A database made before the group rollups gets the `groups` column on its stamped tables (18.16 has no
+ * `ADD COLUMN IF NOT EXISTS`: system.columns says which lack it). `outcome_writes` is filled by a view
+ * that names its columns, so that view is dropped first and made again by the statements after this:
+ * a crash between the two leaves the view missing, which the next start makes (`IF NOT EXISTS`).
+ */
+async function addGroupColumns(client: ClickhouseClient, t: Tables): Promise<void> {
+  const rows = await client.rows<{ table: string; has: string }>(
+    sql`SELECT table, countIf(name = 'groups') AS has FROM system.columns
+      WHERE database = ${t.database} AND table IN ${STAMPED} GROUP BY table`,
+  );
+  for (const row of rows) {
+    if (Number(row.has) > 0) continue;
+    if (row.table === 'outcome_writes')
+      await client.command(`DROP TABLE IF EXISTS ${t.database}.outcome_writes_mv`);
+    await client.command(`ALTER TABLE ${t.database}.${row.table} ADD COLUMN groups Array(String)`);
+  }
 }
 
 /**

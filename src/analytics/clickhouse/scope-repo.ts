@@ -31,6 +31,20 @@ export function createScopeRepo(main: Store) {
       return found;
     },
 
+    /**
+     * Whether the organization still has the folder. A deleted folder's group rows stay in ClickHouse
+     * (its links leave it without a move: folders/repo.ts empties it), so a read of it must know it is gone.
+     */
+    async folderExists(orgId: string, folderId: string): Promise<boolean> {
+      const row = await db
+        .selectFrom('folders')
+        .select('id')
+        .where('id', '=', folderId)
+        .where('org_id', '=', orgId)
+        .executeTakeFirst();
+      return row !== undefined;
+    },
+
     /** The organization of a link (the clicks table is keyed by organization first), or null. */
     async orgOfLink(linkId: string): Promise<string | null> {
       const row = await db.selectFrom('links').select('org_id').where('id', '=', linkId).executeTakeFirst();

@@ -2,6 +2,7 @@ import { parseClickhouseUrl } from '../../store/clickhouse-url.js';
 import type { Store } from '../../store/database.js';
 import type { AnalyticsStore } from '../repo.js';
 import { type ClickhouseClient, createClickhouseClient } from './client.js';
+import { createGroupHistory } from './group-history.js';
 import { createClickhouseRawReads } from './raw-reads.js';
 import { createClickhouseReads } from './reads.js';
 import { applySchema, tablesOf } from './schema.js';
@@ -20,9 +21,10 @@ export function createClickhouseAnalyticsStore(deps: {
 }): AnalyticsStore {
   const tables = tablesOf(deps.database);
   const scopes = createScopeRepo(deps.main);
+  const history = createGroupHistory(deps.main);
   return {
-    ...createClickhouseWrites(deps.client, tables, deps.main),
-    ...createClickhouseReads(deps.client, tables, scopes),
+    ...createClickhouseWrites(deps.client, tables, deps.main, history),
+    ...createClickhouseReads(deps.client, tables, scopes, history),
     ...createClickhouseRawReads(deps.client, tables, scopes),
   };
 }

@@ -5,6 +5,7 @@ import type { Database } from '../../store/schema.js';
 import { DAY_MS, type OutcomeRow } from '../model.js';
 import type { ClickInput } from '../write/click-input.js';
 import type { ClickhouseClient } from './client.js';
+import type { GroupHistory } from './group-history.js';
 import { dayOf, sql } from './literal.js';
 import { createOutcomeCorrection } from './outcome-correction.js';
 import { type ClickhouseClickRow, clickRow, monthOf, outcomeRow } from './rows.js';
@@ -36,7 +37,12 @@ const ISO_DATE = /^\d{4}-\d{2}-\d{2}$/;
 /** How long the outcome correction waits after a failed pass (it runs with the writer's hourly pruning). */
 const CORRECTION_RETRY_MS = 10 * 60_000;
 
-export function createClickhouseWrites(client: ClickhouseClient, t: Tables, main: Store) {
+export function createClickhouseWrites(
+  client: ClickhouseClient,
+  t: Tables,
+  main: Store,
+  history: Pick<GroupHistory, 'stamps'>,
+) {
   const correction = createOutcomeCorrection(client, t);
   let correctionFailed = 0;
 
@@ -64,7 +70,15 @@ export function createClickhouseWrites(client: ClickhouseClient, t: Tables, main
     async writeClicks(clicks: readonly ClickInput[], batchId?: string): Promise<boolean> {
       // Without an id the rows still need one: click ids are `<batch>-<seq>`.
       const id = batchId ?? `u-${randomUUID()}`;
-      const months = byMonth(clicks.map((click, seq) => clickRow(click, id, seq)));
+      const rows = clicks.map((click, seq) => clickRow(click, id, seq));
+      // Stamps are fixed for any day a click can have (group-history.ts), so a retry stamps the same.
+      const stamps = await history.stamps(
+        rows.map((row) => ({ orgId: row.org_id, linkId: row.link_id, day: Math.floor(row.at / DAY_MS) })),
+      );
+      rows.forEach((row, i) => {
+        row.groups = stamps[i] ?? [];
+      });
+      const months = byMonth(rows);
       const done = batchId === undefined ? new Set<number>() : await writtenMonths(batchId);
       let wrote = false;
       for (const [month, rows] of [...months].sort((a, b) => a[0] - b[0])) {
@@ -117,7 +131,8 @@ export function createClickhouseWrites(client: ClickhouseClient, t: Tables, main
       o: OutcomeRow,
       within?: (trx: Transaction<Database>) => Promise<unknown>,
     ): Promise<boolean> {
-      const row = outcomeRow(o);
+      const [stamp] = await history.stamps([{ orgId: o.orgId, linkId: o.linkId, day: o.day }]);
+      const row = outcomeRow(o, stamp);
       const [first] = await client.rows<{ outcome: string; at_ms: string }>(
         sql`SELECT outcome, toString(at) AS at_ms FROM ${t.outcomes}
           WHERE org_id = ${row.org_id} AND link_id = ${row.link_id} AND day = ${dayOf(o.day)}

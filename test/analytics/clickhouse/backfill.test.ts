@@ -4,6 +4,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { backfill } from '../../../src/analytics/clickhouse/backfill.js';
 import { createBackfillSource } from '../../../src/analytics/clickhouse/backfill-source.js';
 import { createClickhouseClient } from '../../../src/analytics/clickhouse/client.js';
+import { createGroupHistory } from '../../../src/analytics/clickhouse/group-history.js';
 import { tablesOf } from '../../../src/analytics/clickhouse/schema.js';
 import { openClickhouseAnalytics } from '../../../src/analytics/clickhouse/store.js';
 import { type AnalyticsRepo, createAnalyticsRepo } from '../../../src/analytics/repo.js';
@@ -236,6 +237,7 @@ for (const kind of [sqliteKind, postgresKind]) {
         };
         const options = {
           source: createBackfillSource(main.store),
+          groups: createGroupHistory(main.store),
           client,
           tables: tablesOf(parsed.database),
           chunkClicks: 30,

@@ -6,6 +6,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { backfill } from '../../../src/analytics/clickhouse/backfill.js';
 import { createBackfillSource } from '../../../src/analytics/clickhouse/backfill-source.js';
 import { type ClickhouseClient, createClickhouseClient } from '../../../src/analytics/clickhouse/client.js';
+import { createGroupHistory } from '../../../src/analytics/clickhouse/group-history.js';
 import { createClickhouseHousekeeping } from '../../../src/analytics/clickhouse/housekeeping.js';
 import { outcomeRow } from '../../../src/analytics/clickhouse/rows.js';
 import { applySchema, tablesOf } from '../../../src/analytics/clickhouse/schema.js';
@@ -199,6 +200,7 @@ describe.skipIf(clickhouseKind.skipReason !== null || chdbKind.skipReason !== nu
       clients.push(targetClient);
       await backfill({
         source: createBackfillSource(main.store),
+        groups: createGroupHistory(main.store),
         store: createClickhouseAnalyticsStore({ client: targetClient, database: target, main: main.store }),
         client: targetClient,
         tables: tablesOf(target),

@@ -79,6 +79,9 @@ for (const engine of engines) {
       await server?.stop();
     });
 
+    /** Every click stamped with one folder, so the group rollups have rows to erase too. */
+    const inFolder = { stamps: async (items: readonly unknown[]) => items.map(() => ['f:x']) };
+
     const count = async (table: string, where: string) =>
       Number(
         (await client.rows<{ n: string }>(`SELECT count() AS n FROM ${database}.${table} WHERE ${where}`))[0]
@@ -86,7 +89,7 @@ for (const engine of engines) {
       );
 
     it('erases one organization, leaves the others, and queues nothing the second time', async () => {
-      const writes = createClickhouseWrites(client, t, null as never);
+      const writes = createClickhouseWrites(client, t, null as never, inFolder);
       await writes.writeClicks(
         [clickInput({ orgId: 'org-gone', linkId: 'l-1' }), clickInput({ orgId: 'org-kept', linkId: 'l-2' })],
         'b-erase',
@@ -96,12 +99,14 @@ for (const engine of engines) {
         'clicks',
         'link_rollups',
         'org_rollups',
+        'group_rollups',
       ]);
       const left = await eventually(
         async () =>
           (await count('clicks', "org_id = 'org-gone'")) +
           (await count('link_rollups', "org_id = 'org-gone'")) +
-          (await count('org_rollups', "org_id = 'org-gone'")),
+          (await count('org_rollups', "org_id = 'org-gone'")) +
+          (await count('group_rollups', "org_id = 'org-gone'")),
         (n) => n === 0,
       );
       expect(left).toBe(0);
@@ -111,7 +116,7 @@ for (const engine of engines) {
     });
 
     it('drops the months of raw clicks that end by the cutoff, and keeps the rollups', async () => {
-      const writes = createClickhouseWrites(client, t, null as never);
+      const writes = createClickhouseWrites(client, t, null as never, inFolder);
       await writes.writeClicks(
         [clickInput({ orgId: 'org-old', at: JAN_2024 }), clickInput({ orgId: 'org-old', at: MAR_2024 })],
         'b-months',

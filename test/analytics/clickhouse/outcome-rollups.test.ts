@@ -2,6 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { backfill } from '../../../src/analytics/clickhouse/backfill.js';
 import { createBackfillSource } from '../../../src/analytics/clickhouse/backfill-source.js';
 import type { ClickhouseClient } from '../../../src/analytics/clickhouse/client.js';
+import { createGroupHistory } from '../../../src/analytics/clickhouse/group-history.js';
 import { createOutcomeCorrection } from '../../../src/analytics/clickhouse/outcome-correction.js';
 import { outcomeRow } from '../../../src/analytics/clickhouse/rows.js';
 import { applySchema, tablesOf } from '../../../src/analytics/clickhouse/schema.js';
@@ -233,6 +234,7 @@ describe.skipIf(clickhouseKind.skipReason !== null)('ClickHouse outcome rollups'
     };
     const options = {
       source: createBackfillSource(main.store),
+      groups: createGroupHistory(main.store),
       tables: t,
       log: () => {},
     };
