@@ -4,13 +4,10 @@ import type { AnalyticsDatabase, Scope } from '../model.js';
 import { createRollupRepo } from '../read/rollup-repo.js';
 
 /**
- * What the ClickHouse store asks the main database (PostgreSQL or SQLite): a scope's link ids, link
- * slugs, a link's organization. Folders and tags are resolved here at read time, never copied into
- * ClickHouse: a link that moves costs ClickHouse nothing, and a read sees the move at once, as the SQL
- * store's group rows do (they move with the link in its transaction). The alternative, a ClickHouse
- * dictionary of link -> groups refreshed on the `link_group_versions` bump, would need ClickHouse to
- * reach the main database (no source exists for SQLite; 18.16 reaches PostgreSQL only through ODBC) and
- * would read a move late by up to a refresh.
+ * What the ClickHouse store asks the main database (PostgreSQL or SQLite): a scope's link ids (a folder
+ * and a tag together, and the raw reads of any folder or tag), link slugs, a link's organization, whether
+ * a folder still exists. One folder or one tag alone reads its group rollups instead (reads.ts), corrected
+ * for its moved links through the group history (group-history.ts).
  */
 export function createScopeRepo(main: Store) {
   const db = main.db as unknown as Kysely<AnalyticsDatabase>;
