@@ -1,6 +1,13 @@
-import type { Kysely } from 'kysely';
+import type { Kysely, Transaction } from 'kysely';
 import type { Database } from '../../store/schema.js';
-import type { GroupDb } from './group-repo.js';
+import type { AnalyticsDatabase } from '../model.js';
+
+/** Any view of the store: the link and folder writes see `Database`, the writer its analytics narrowing. */
+export type GroupDb =
+  | Kysely<Database>
+  | Transaction<Database>
+  | Kysely<AnalyticsDatabase>
+  | Transaction<AnalyticsDatabase>;
 
 /**
  * The SQL of the links' group history (migration 033), which the ClickHouse group rollups stamp clicks

@@ -1,8 +1,8 @@
-import { CompiledQuery, type Kysely, sql, type Transaction } from 'kysely';
+import { CompiledQuery, type Kysely, sql } from 'kysely';
 import type { Dialect } from '../../store/database.js';
 import type { Database } from '../../store/schema.js';
-import { type AnalyticsDatabase, WEEK } from '../model.js';
-import { recordGroupMove } from './group-history-repo.js';
+import { WEEK } from '../model.js';
+import { type GroupDb, recordGroupMove } from './group-history-repo.js';
 
 /**
  * The SQL of the folder and tag rollups (migration 016; group-rollups.ts says how they are kept): the
@@ -18,12 +18,9 @@ import { recordGroupMove } from './group-history-repo.js';
 /** The group keys, for the link and folder writes that move or drop a group's rows. */
 export { folderGroup, groupsOf } from '../model.js';
 
-/** Any view of the store: the link and folder writes see `Database`, the writer its analytics narrowing. */
-export type GroupDb =
-  | Kysely<Database>
-  | Transaction<Database>
-  | Kysely<AnalyticsDatabase>
-  | Transaction<AnalyticsDatabase>;
+/** Any view of the store (defined beside the history's SQL, which this file calls). */
+export type { GroupDb };
+
 /** The tables this file writes, on whichever view it is handed. */
 const asStore = (db: GroupDb) => db as Kysely<Database>;
 
