@@ -6,12 +6,13 @@
 import { openLiveClickhouse } from '../../../dist/analytics/clickhouse/live.js';
 import { createClickBuffer } from '../../../dist/analytics/write/click-buffer.js';
 import { createClickSpill } from '../../../dist/analytics/write/click-spill.js';
-import { openStore } from '../../../dist/store/database.js';
+import { migrateToLatest, openStore } from '../../../dist/store/database.js';
 
 const [url, spillDir] = process.argv.slice(2);
 const hold = process.env.HOLD_AFTER_INSERT === '1';
-// The writes never read the main database; the store wants one to resolve scopes for its reads.
+// The writes read the main database for the links' group stamps (none here: every link stamps no group).
 const main = openStore('sqlite::memory:');
+await migrateToLatest(main);
 const live = openLiveClickhouse(url, main);
 const logger = { warn: () => {}, error: (details, message) => console.error(message, details) };
 const buffer = createClickBuffer({
