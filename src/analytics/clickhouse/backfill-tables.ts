@@ -12,9 +12,11 @@ import type { Tables } from './schema.js';
  *   two per chunk would each be a part to merge, and thousands of small organizations' months would
  *   reach the server's limit on parts.
  * - `backfill_rollups`: a `Null` table (it keeps nothing) whose views add its rows to `link_rollups`,
- *   `org_rollups` and `group_rollups` and write its batch id into the exactly-once ledger (`click_batch_parts`), like an
- *   insert into `clicks` does. The rollups a SQL store kept but whose raw clicks it no longer has (or
- *   could never rebuild: escape cells) go in through it, once.
+ *   `org_rollups` and `group_rollups` and write its batch id into the exactly-once ledger
+ *   (`click_batch_parts`), like an insert into `clicks` does. The rollups a SQL store kept but whose raw
+ *   clicks it no longer has (or could never rebuild: escape cells) go in through it, once.
+ * - `backfill_outcome_rollups`: the same for the outcome rollups (per link, organization and group): the
+ *   escape-cell outcome counts (`cell_outcome`) that copied tap outcomes cannot rebuild.
  */
 export function backfillStatements(t: Tables): string[] {
   const db = t.database;
@@ -32,6 +34,18 @@ export function backfillStatements(t: Tables): string[] {
     `CREATE MATERIALIZED VIEW IF NOT EXISTS ${db}.backfill_group_rollups_mv TO ${t.groupRollups.text} AS
       SELECT org_id, link_id AS grp, day, dimension, value, clicks FROM ${db}.backfill_rollups
       WHERE kind = 'group'`,
+    `CREATE TABLE IF NOT EXISTS ${db}.backfill_outcome_rollups (batch_id String, kind String, org_id String,
+      link_id String, day Date, dimension String, value String, taps Int64) ENGINE = Null`,
+    `CREATE MATERIALIZED VIEW IF NOT EXISTS ${db}.backfill_link_outcomes_mv TO ${t.outcomeRollups.text} AS
+      SELECT org_id, link_id, day, dimension, value, taps FROM ${db}.backfill_outcome_rollups WHERE kind = 'link'`,
+    `CREATE MATERIALIZED VIEW IF NOT EXISTS ${db}.backfill_org_outcomes_mv TO ${t.orgOutcomeRollups.text} AS
+      SELECT org_id, day, dimension, value, taps FROM ${db}.backfill_outcome_rollups WHERE kind = 'org'`,
+    `CREATE MATERIALIZED VIEW IF NOT EXISTS ${db}.backfill_group_outcomes_mv TO ${t.groupOutcomeRollups.text} AS
+      SELECT org_id, link_id AS grp, day, dimension, value, taps FROM ${db}.backfill_outcome_rollups
+      WHERE kind = 'group'`,
+    `CREATE MATERIALIZED VIEW IF NOT EXISTS ${db}.backfill_outcome_parts_mv TO ${t.batchParts.text} AS
+      SELECT batch_id, toYYYYMM(day) AS month, count() AS clicks, today() AS written
+      FROM ${db}.backfill_outcome_rollups GROUP BY batch_id, month`,
     `CREATE MATERIALIZED VIEW IF NOT EXISTS ${db}.backfill_batch_parts_mv TO ${t.batchParts.text} AS
       SELECT batch_id, toYYYYMM(day) AS month, count() AS clicks, today() AS written
       FROM ${db}.backfill_rollups GROUP BY batch_id, month`,

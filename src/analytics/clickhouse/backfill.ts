@@ -1,3 +1,4 @@
+import { CELL_OUTCOME } from '../escape-cells.js';
 import { DAY_MS, WEEK } from '../model.js';
 import type { AnalyticsStore } from '../repo.js';
 import type { ClickInput } from '../write/click-input.js';
@@ -213,6 +214,7 @@ async function copyOrgMonth(
   }
 
   const rollups = await copyRollups(options, month, orgId);
+  rollups.rows += await copyCellOutcomes(options, month, orgId);
   report.rollupRows += rollups.rows;
   report.mismatched += rollups.mismatched;
   await checkpoint.record({ ...noRange, ...base, step: 'rollups', state: 'done', rows: rollups.rows });
@@ -333,6 +335,53 @@ async function groupRowsOf(
         : []),
     ]),
   );
+}
+
+/**
+ * The organization's escape-cell outcome counts of the month (`cell_outcome`), which its tap outcome
+ * rows cannot rebuild (a row lacks the tap's in-app browser, OS and strategy, so the outcomes copied in
+ * have no cell). They go in through `backfill_outcome_rollups` into the outcome rollups per link, per
+ * organization and, stamped, per group, once: the month's rows are one INSERT under one batch id, which
+ * the ledger refuses a second time. The every-organization sum (`*`) is not copied: ClickHouse sums the
+ * organizations' rows for it.
+ */
+async function copyCellOutcomes(options: BackfillOptions, month: number, orgId: string): Promise<number> {
+  const { source, client, tables } = options;
+  const fromDay = monthStart(month) / DAY_MS;
+  const toDay = monthStart(nextMonth(month)) / DAY_MS - 1;
+  const stored = await source.rollups(orgId, fromDay, toDay, [CELL_OUTCOME], [CELL_OUTCOME]);
+  if (stored.length === 0) return 0;
+  const batchId = `backfill-cells-${orgId}-${month}`;
+  const [seen] = await client.rows<{ n: string }>(
+    sql`SELECT count() AS n FROM ${tables.batchParts} WHERE batch_id = ${batchId}`,
+  );
+  if (Number(seen?.n ?? 0) > 0) return 0;
+  const groups: RollupCopy[] = [];
+  for (const day of new Set(stored.map((row) => row.day)))
+    groups.push(
+      ...(
+        await groupRowsOf(
+          options.groups,
+          orgId,
+          day,
+          stored.filter((row) => row.day === day),
+        )
+      ).filter((row) => row.dimension === CELL_OUTCOME),
+    );
+  const rows = [...stored, ...groups].map((row) => ({
+    batch_id: batchId,
+    kind: row.kind,
+    org_id: orgId,
+    link_id: row.link_id,
+    day: isoDay(row.day),
+    dimension: row.dimension,
+    value: row.value,
+    taps: row.clicks,
+  }));
+  await client.insert(`${tables.database}.backfill_outcome_rollups`, rows, {
+    max_insert_block_size: String(Math.max(1_048_576, rows.length + 1)),
+  });
+  return rows.length;
 }
 
 /** Each organization's longest block, read once a run (a pass over its block headers). */
