@@ -7,6 +7,7 @@ import {
   linksWithHistoryIn,
 } from '../write/group-history-repo.js';
 import { type GroupDb, lookupGroups } from '../write/group-repo.js';
+import { createOrgLinkCache } from '../write/org-link-cache.js';
 
 /**
  * The groups a ClickHouse click row is stamped with, and the links whose stamps differ from their current
@@ -37,12 +38,6 @@ interface Known {
   segments: GroupSegment[] | null;
 }
 
-/** An organization's cached links, valid while its group version is `version`. */
-interface Entry {
-  version: number;
-  links: Map<string, Known>;
-}
-
 const NONE: string[] = [];
 
 /** A link's history rows (of one organization, ascending by day) as segments. */
@@ -69,10 +64,8 @@ function groupsOn(segments: readonly GroupSegment[], day: number): string[] {
 }
 
 export function createGroupHistory(main: Store, options: { maxLinks?: number } = {}) {
-  const maxLinks = options.maxLinks ?? 200_000;
+  const cache = createOrgLinkCache<Known>(options.maxLinks ?? 200_000);
   const db: GroupDb = main.db;
-  const byOrg = new Map<string, Entry>();
-  let size = 0;
 
   /**
    * What `wanted` (organization -> link ids) holds now: each link's current groups in the organization
@@ -127,36 +120,21 @@ export function createGroupHistory(main: Store, options: { maxLinks?: number } =
       }
       const versions = await lookupGroups(db, main.dialect, 'versions', [...orgs.keys()]);
       const current = new Map(versions.map((row) => [row.org_id, Number(row.version)]));
-      if (size > maxLinks) {
-        byOrg.clear();
-        size = 0;
-      }
-      // This call's entries, held apart from `byOrg`: a concurrent call that sees a newer version
-      // replaces the organization's entry there, and what this call loaded must not land in that one.
-      const entries = new Map<string, Entry>();
+      const entries = cache.at(current, orgs.keys());
       const missing = new Map<string, Set<string>>();
       for (const [orgId, links] of orgs) {
-        const version = current.get(orgId) ?? 0;
-        let entry = byOrg.get(orgId);
-        if (!entry || entry.version !== version) {
-          size -= entry?.links.size ?? 0;
-          entry = { version, links: new Map() };
-          byOrg.set(orgId, entry);
-        }
-        entries.set(orgId, entry);
-        const cached = entry.links;
-        const unknown = [...links].filter((linkId) => !cached.has(linkId));
+        const cached = entries.get(orgId);
+        const unknown = [...links].filter((linkId) => !cached?.has(linkId));
         if (unknown.length > 0) missing.set(orgId, new Set(unknown));
       }
       if (missing.size > 0) {
         for (const [orgId, known] of await load(missing)) {
-          const entry = entries.get(orgId) as Entry;
-          for (const [linkId, link] of known) entry.links.set(linkId, link);
-          if (byOrg.get(orgId) === entry) size += known.size;
+          const links = entries.get(orgId);
+          if (links) for (const [linkId, link] of known) cache.add(orgId, links, linkId, link);
         }
       }
       return items.map((item) => {
-        const known = entries.get(item.orgId)?.links.get(item.linkId);
+        const known = entries.get(item.orgId)?.get(item.linkId);
         if (!known) return NONE;
         return known.segments ? groupsOn(known.segments, item.day) : known.groups;
       });

@@ -8,6 +8,7 @@ import {
   type PreparedStatements,
 } from './group-repo.js';
 import type { Increments } from './increments.js';
+import { createOrgLinkCache } from './org-link-cache.js';
 
 /**
  * Folder and tag rollups (migration 016): `group_rollups` holds, per folder ('f:<id>') and per tag
@@ -42,31 +43,23 @@ interface Loaded {
  * moved on. `groupIncrements` is called inside the batch's transaction (after `lockGroups` on PostgreSQL).
  */
 export function createGroupCache(maxLinks = 200_000) {
-  const byOrg = new Map<string, { version: number; links: Map<string, string[]> }>();
-  let size = 0;
+  const cache = createOrgLinkCache<string[]>(maxLinks);
+  type Known = Map<string, Map<string, string[]>>;
 
-  /** Link ids (of `pairs`) whose groups are not known at the organizations' current versions. */
-  function unknown(pairs: Map<string, string>, versions: Loaded['versions']): string[] {
+  /** The organizations' links at their current versions, and the link ids (of `pairs`) not known there. */
+  function unknown(pairs: Map<string, string>, versions: Loaded['versions']) {
     const current = new Map(versions.map((row) => [row.org_id, Number(row.version)]));
-    if (size > maxLinks) {
-      byOrg.clear();
-      size = 0;
-    }
-    const missing: string[] = [];
-    for (const [linkId, orgId] of pairs) {
-      const version = current.get(orgId) ?? 0;
-      let entry = byOrg.get(orgId);
-      if (!entry || entry.version !== version) {
-        size -= entry?.links.size ?? 0;
-        entry = { version, links: new Map() };
-        byOrg.set(orgId, entry);
-      }
-      if (!entry.links.has(linkId)) missing.push(linkId);
-    }
-    return missing;
+    const known: Known = cache.at(current, new Set(pairs.values()));
+    const missing = [...pairs].filter(([linkId, orgId]) => !known.get(orgId)?.has(linkId)).map(([id]) => id);
+    return { known, missing };
   }
 
-  function remember(loaded: Omit<Loaded, 'versions'>, pairs: Map<string, string>, missing: string[]) {
+  function remember(
+    loaded: Omit<Loaded, 'versions'>,
+    pairs: Map<string, string>,
+    missing: string[],
+    known: Known,
+  ) {
     const tags = new Map<string, string[]>();
     for (const row of loaded.tags) tags.set(row.link_id, [...(tags.get(row.link_id) ?? []), row.tag]);
     const folders = new Map(loaded.folders.map((row) => [row.id, row]));
@@ -75,13 +68,13 @@ export function createGroupCache(maxLinks = 200_000) {
       const link = folders.get(linkId);
       // A link of another organization (or none) belongs to no group of this one.
       const groups = link && link.org_id === orgId ? groupsOf(link.folder_id, tags.get(linkId) ?? []) : [];
-      byOrg.get(orgId)?.links.set(linkId, groups);
-      size += 1;
+      const links = known.get(orgId);
+      if (links) cache.add(orgId, links, linkId, groups);
     }
   }
 
   /** The group rows a batch's per-link increments add to, folded and in primary-key order. */
-  function rows(inc: Increments, pairs: Map<string, string>): GroupRow[] {
+  function rows(inc: Increments, pairs: Map<string, string>, known: Known): GroupRow[] {
     const folded = new Map<string, GroupRow>();
     const add = (org: string, grp: string, dimension: string, day: number, value: string, count: number) => {
       const key = `${org}\n${grp}\n${dimension}\n${day}\n${value}`;
@@ -91,7 +84,7 @@ export function createGroupCache(maxLinks = 200_000) {
     };
     for (const row of inc.rows) {
       if (row.link_id === '' || LINK_ONLY.has(row.dimension)) continue;
-      const groups = byOrg.get(pairs.get(row.link_id) ?? '')?.links.get(row.link_id) ?? [];
+      const groups = known.get(pairs.get(row.link_id) ?? '')?.get(row.link_id) ?? [];
       for (const grp of groups) {
         add(row.org_id, grp, row.dimension, row.day, row.value, row.count);
         add(row.org_id, grp, `${row.dimension}${WEEK}`, weekOf(row.day), row.value, row.count);
@@ -109,13 +102,13 @@ export function createGroupCache(maxLinks = 200_000) {
       const pairs = linkOrgs(inc);
       if (pairs.size === 0) return [];
       const orgs = [...new Set(pairs.values())];
-      const missing = unknown(pairs, await lookupGroups(db, dialect, 'versions', orgs));
+      const { known, missing } = unknown(pairs, await lookupGroups(db, dialect, 'versions', orgs));
       if (missing.length > 0) {
         const folders = await lookupGroups(db, dialect, 'folders', missing);
         const tags = await lookupGroups(db, dialect, 'tags', missing);
-        remember({ folders, tags }, pairs, missing);
+        remember({ folders, tags }, pairs, missing, known);
       }
-      return rows(inc, pairs);
+      return rows(inc, pairs, known);
     },
 
     /**
@@ -125,7 +118,10 @@ export function createGroupCache(maxLinks = 200_000) {
     groupRowsSync(sqlite: PreparedStatements, inc: Increments): GroupRow[] {
       const pairs = linkOrgs(inc);
       if (pairs.size === 0) return [];
-      const missing = unknown(pairs, lookupGroupsSync(sqlite, 'versions', [...new Set(pairs.values())]));
+      const { known, missing } = unknown(
+        pairs,
+        lookupGroupsSync(sqlite, 'versions', [...new Set(pairs.values())]),
+      );
       if (missing.length > 0)
         remember(
           {
@@ -134,8 +130,9 @@ export function createGroupCache(maxLinks = 200_000) {
           },
           pairs,
           missing,
+          known,
         );
-      return rows(inc, pairs);
+      return rows(inc, pairs, known);
     },
   };
 }
