@@ -33,6 +33,8 @@ const DB = arg('db') ?? process.env.BENCH_DB ?? 'both';
 const TARGETS = new Set(DB === 'both' ? ['sqlite', 'postgres'] : DB.split(','));
 const CH_BATCH = Number(process.env.BENCH_CH_BATCH ?? 100_000);
 const RUNS = Number(process.env.BENCH_RUNS ?? 20);
+/** Links moved out of the folder and into it (and off and onto the tag) before the views are timed again. */
+const MOVES = Number(arg('moves') ?? process.env.BENCH_MOVES ?? 10);
 const WRITER_CLICKS = Number(process.env.BENCH_WRITER_CLICKS ?? 200_000);
 /** The writer's spread scenario covers this many links (the seeded ones, then ids with no row). */
 const WRITER_LINKS = Number(process.env.BENCH_WRITER_LINKS ?? 10_000);
@@ -53,6 +55,7 @@ const { Increments } = await import(`${DIST}analytics/write/increments.js`);
 const { insertMany, writeIncrements, BLOCKS_TABLE } = await import(`${DIST}analytics/write/batch-repo.js`);
 const { packBlocks, blockValues } = await import(`${DIST}analytics/click-blocks.js`);
 const { createGroupCache } = await import(`${DIST}analytics/write/group-rollups.js`);
+const { moveLinkGroups } = await import(`${DIST}analytics/write/group-repo.js`);
 
 const COUNTRIES =
   'US GB DE FR BR IN CA AU ES IT MX NL SE PL JP KR TR AR CO ID PH NG ZA EG SA AE CH AT BE PT'.split(' ');
@@ -72,6 +75,44 @@ const APPS = [
 ];
 const REFERRERS = Array.from({ length: 40 }, (_, i) => `ref${i}.example`);
 const DEVICES = ['ios', 'ios', 'ios', 'android', 'android', 'android', 'desktop', 'desktop', 'other'];
+
+/**
+ * MOVES of the folder's links out of it and MOVES others in, and as many off and onto the tag, each in a
+ * transaction as a link update makes it (its group move, history and version bump included).
+ */
+async function moveLinks(store, data) {
+  const day = Math.floor(NOW / DAY);
+  const inFolder = data.links.filter((link) => link.folder_id === data.folderId);
+  const outside = data.links.filter((link) => link.folder_id !== data.folderId);
+  const tagged = data.links.filter((_, i) => i % 5 === 0);
+  const untagged = data.links.filter((_, i) => i % 5 !== 0);
+  const groupsOfLink = (folderId, tagged) => [
+    ...(folderId ? [`f:${folderId}`] : []),
+    ...(tagged ? ['t:promo'] : []),
+  ];
+  const move = (link, folderId, tag) =>
+    store.db.transaction().execute(async (trx) => {
+      const wasTagged =
+        (await trx.selectFrom('link_tags').select('tag').where('link_id', '=', link.id).execute()).length > 0;
+      const from = groupsOfLink(link.folder_id, wasTagged);
+      await trx.updateTable('links').set({ folder_id: folderId }).where('id', '=', link.id).execute();
+      await trx.deleteFrom('link_tags').where('link_id', '=', link.id).execute();
+      if (tag) await trx.insertInto('link_tags').values({ link_id: link.id, tag: 'promo' }).execute();
+      await moveLinkGroups(trx, {
+        orgId: data.orgId,
+        linkId: link.id,
+        from,
+        to: groupsOfLink(folderId, tag),
+        day,
+      });
+      link.folder_id = folderId;
+    });
+  const isTagged = (link) => tagged.includes(link);
+  for (const link of inFolder.slice(0, MOVES)) await move(link, null, isTagged(link));
+  for (const link of outside.slice(1, MOVES + 1)) await move(link, data.folderId, isTagged(link));
+  for (const link of tagged.slice(-MOVES)) await move(link, link.folder_id, false);
+  for (const link of untagged.slice(-MOVES)) await move(link, link.folder_id, true);
+}
 
 /** The organization, its folder, links (a tenth in the folder, a fifth tagged) and clicks per link. */
 async function seedLinks(store) {
@@ -359,6 +400,21 @@ async function benchStore(name, store, sizes, target) {
     console.log(
       `${label.padEnd(40)} median ${median.toFixed(1).padStart(7)} ms   p90 ${p90.toFixed(1).padStart(7)} ms`,
     );
+  }
+
+  // Folders and tags after links move: MOVES links leave the folder and as many join it, the same for the tag,
+  // through the link write's own move (moveLinkGroups): the SQL store shifts group rows, ClickHouse reads
+  // the moved links' per-link rows as corrections (src/analytics/clickhouse/group-corrections.ts).
+  if (MOVES > 0) {
+    await moveLinks(store, data);
+    for (const [label, fn] of cases.slice(2, 6)) {
+      const moved = `${label.replace('/v1/analytics', '')}, ${MOVES * 2} moved`;
+      const { median, p90 } = await time(fn);
+      figures.views[moved] = median;
+      console.log(
+        `${moved.padEnd(40)} median ${median.toFixed(1).padStart(7)} ms   p90 ${p90.toFixed(1).padStart(7)} ms`,
+      );
+    }
   }
 
   // The batch writer on the seeded store, flushing WRITER_CLICKS recorded clicks with the production batch sizes:

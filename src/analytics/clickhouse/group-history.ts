@@ -63,7 +63,11 @@ function groupsOn(segments: readonly GroupSegment[], day: number): string[] {
   return segments[0]?.groups ?? NONE;
 }
 
+/** Groups whose moved links are kept between reads (each a few links' history). */
+const MOVED_GROUPS = 10_000;
+
 export function createGroupHistory(main: Store, options: { maxLinks?: number } = {}) {
+  const movedByGroup = new Map<string, { version: number; links: MovedLink[] }>();
   const cache = createOrgLinkCache<Known>(options.maxLinks ?? 200_000);
   const db: GroupDb = main.db;
 
@@ -145,19 +149,33 @@ export function createGroupHistory(main: Store, options: { maxLinks?: number } =
      * in `grp` now: the links a read of the group corrects, the others being stamped with what they are in.
      */
     async moved(orgId: string, grp: string): Promise<MovedLink[]> {
-      const ids = await linksWithHistoryIn(db, orgId, grp);
-      if (ids.length === 0) return [];
-      const known = (await load(new Map([[orgId, new Set(ids)]]))).get(orgId) ?? new Map<string, Known>();
-      return ids.map((linkId) => {
-        const link = known.get(linkId);
-        return {
-          linkId,
-          member: link?.groups.includes(grp) ?? false,
-          segments: (link?.segments ?? []).map((segment) => ({ ...segment, groups: [...segment.groups] })),
-        };
-      });
+      // A view asks this for each of its reads: known at the organization's group version (every move
+      // bumps it), one query answers instead of four.
+      const [row] = await lookupGroups(db, main.dialect, 'versions', [orgId]);
+      const version = Number(row?.version ?? 0);
+      const key = `${orgId}\n${grp}`;
+      const hit = movedByGroup.get(key);
+      if (hit && hit.version === version) return hit.links;
+      const links = await movedNow(orgId, grp);
+      if (movedByGroup.size >= MOVED_GROUPS) movedByGroup.clear();
+      movedByGroup.set(key, { version, links });
+      return links;
     },
   };
+
+  async function movedNow(orgId: string, grp: string): Promise<MovedLink[]> {
+    const ids = await linksWithHistoryIn(db, orgId, grp);
+    if (ids.length === 0) return [];
+    const known = (await load(new Map([[orgId, new Set(ids)]]))).get(orgId) ?? new Map<string, Known>();
+    return ids.map((linkId) => {
+      const link = known.get(linkId);
+      return {
+        linkId,
+        member: link?.groups.includes(grp) ?? false,
+        segments: (link?.segments ?? []).map((segment) => ({ ...segment, groups: [...segment.groups] })),
+      };
+    });
+  }
 }
 
 export type GroupHistory = ReturnType<typeof createGroupHistory>;
