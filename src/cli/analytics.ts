@@ -3,6 +3,8 @@ import { backfill } from '../analytics/clickhouse/backfill.js';
 import { createBackfillSource } from '../analytics/clickhouse/backfill-source.js';
 import { createClickhouseClient } from '../analytics/clickhouse/client.js';
 import { createGroupHistory } from '../analytics/clickhouse/group-history.js';
+import { restore } from '../analytics/clickhouse/restore.js';
+import { createRestoreSource } from '../analytics/clickhouse/restore-source.js';
 import { tablesOf } from '../analytics/clickhouse/schema.js';
 import { openClickhouseAnalytics } from '../analytics/clickhouse/store.js';
 import { verify } from '../analytics/clickhouse/verify.js';
@@ -14,12 +16,16 @@ import { migrateToLatest, openStore, type Store } from '../store/database.js';
 import { CliError, printJson } from './context.js';
 
 const USAGE = `usage: linkhop analytics backfill --to clickhouse [--chunk-clicks N] [--max-chunks N]
+       linkhop analytics backfill --to main [--chunk-clicks N] [--max-chunks N]
        linkhop analytics verify [--from YYYY-MM-DD] [--to YYYY-MM-DD]
 
-Both read DATABASE_URL (the main database, whose analytics are copied or compared) and ANALYTICS_URL
-(the ClickHouse database, clickhouse://user:pass@host:8123/db).`;
+All read DATABASE_URL (the main database) and ANALYTICS_URL (the ClickHouse database,
+clickhouse://user:pass@host:8123/db). --to clickhouse copies the main database's analytics there;
+--to main is the way back: it copies what the service wrote to ClickHouse into the main database, and
+runs only once every instance is back on the main database (restarted without ANALYTICS_URL), so that
+ClickHouse takes no more writes.`;
 
-/** `linkhop analytics backfill|verify`: moving analytics from the main database to ClickHouse. */
+/** `linkhop analytics backfill|verify`: moving analytics between the main database and ClickHouse. */
 export async function runAnalytics(args: string[]): Promise<void> {
   const [sub, ...rest] = args;
   if (sub === 'backfill') return runBackfill(rest);
@@ -70,9 +76,14 @@ async function runBackfill(args: string[]): Promise<void> {
       'max-chunks': { type: 'string' },
     },
   });
-  if (values.to !== 'clickhouse') throw new CliError(`backfill needs --to clickhouse\n\n${USAGE}`);
+  if (values.to !== 'clickhouse' && values.to !== 'main')
+    throw new CliError(`backfill needs --to clickhouse or --to main\n\n${USAGE}`);
   const chunkClicks = positive(values['chunk-clicks'], '--chunk-clicks');
   const maxChunks = positive(values['max-chunks'], '--max-chunks');
+  const sizes = { ...(chunkClicks ? { chunkClicks } : {}), ...(maxChunks ? { maxChunks } : {}) };
+  // Progress for the person watching; stdout keeps the one JSON line a script reads.
+  const log = (line: string) => process.stderr.write(`${line}\n`);
+  if (values.to === 'main') return runRestore(sizes, log);
   const report = await withBoth(async (main, clickhouse, url) => {
     const parsed = parseClickhouseUrl(url);
     const client = createClickhouseClient({ ...parsed, requestTimeoutMs: 300_000 });
@@ -83,16 +94,55 @@ async function runBackfill(args: string[]): Promise<void> {
         groups: createGroupHistory(main),
         client,
         tables: tablesOf(parsed.database),
-        ...(chunkClicks ? { chunkClicks } : {}),
-        ...(maxChunks ? { maxChunks } : {}),
-        // Progress for the person watching; stdout keeps the one JSON line a script reads.
-        log: (line) => process.stderr.write(`${line}\n`),
+        ...sizes,
+        log,
       });
     } finally {
       await client.close();
     }
   });
   printJson({ backfilled: report.complete, ...report });
+}
+
+/**
+ * `backfill --to main`: ClickHouse is only read (and its `restore_checkpoint` written), never set up:
+ * a database without the service's tables is refused rather than made.
+ */
+async function runRestore(
+  sizes: { chunkClicks?: number; maxChunks?: number },
+  log: (line: string) => void,
+): Promise<void> {
+  const config = parseConfig(process.env, 'hosted');
+  if (!config.analyticsUrl)
+    throw new CliError(
+      'ANALYTICS_URL is not set: name the ClickHouse database to copy back from ' +
+        '(ANALYTICS_URL=clickhouse://user:pass@host:8123/db). Nothing was done.',
+    );
+  const parsed = parseClickhouseUrl(config.analyticsUrl);
+  const main = openStore(config.databaseUrl);
+  // Not bound to the database (every statement names it), so a missing one is a refusal, not an error.
+  const client = createClickhouseClient({ ...parsed, requestTimeoutMs: 300_000, useDatabase: false });
+  try {
+    await migrateToLatest(main);
+    const source = createRestoreSource(client, tablesOf(parsed.database));
+    if (!(await source.hasTables()))
+      throw new CliError(
+        `ClickHouse database ${parsed.database} has no linkhop clicks or outcomes tables: nothing to copy back.`,
+      );
+    const report = await restore({
+      source,
+      store: createAnalyticsRepo(main),
+      client,
+      database: parsed.database,
+      ...sizes,
+      log,
+    });
+    printJson({ restored: report.complete, ...report });
+    if (report.clickhouseChanged) process.exitCode = 1;
+  } finally {
+    await client.close();
+    await main.close();
+  }
 }
 
 const ISO_DAY = /^\d{4}-\d{2}-\d{2}$/;
