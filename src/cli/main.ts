@@ -24,7 +24,7 @@ const USAGE = `usage: linkhop <command>
   link list --org ORG_ID [--limit N --offset N --q TEXT]    list links as GET /v1/links does
   link get LINK_ID --org ORG_ID | link stats LINK_ID --org ORG_ID
   import SOURCE --org ORG_ID ...   bring links from csv, bitly, shlink, kutt, dub or yourls
-  analytics backfill --to clickhouse | analytics verify [--from D --to D]   move analytics to ANALYTICS_URL
+  analytics backfill --to clickhouse|main | analytics verify [--from D --to D]   move analytics to ANALYTICS_URL, or back
   mcp        the MCP server on stdio, for an AI assistant (LINKHOP_API_KEY, LINKHOP_URL)`;
 
 // Each command loads only its own modules: the engine never pays for the hosted service's code (about
