@@ -6,6 +6,7 @@ import type { ClickInput } from '../write/click-input.js';
 import { monthStart, nextMonth } from './backfill-source.js';
 import type { ClickhouseClient } from './client.js';
 import { dayOf, raw, sql } from './literal.js';
+import type { ClickhouseClickRow } from './rows.js';
 import { FIRST_OUTCOME, type Tables } from './schema.js';
 
 /**
@@ -44,27 +45,8 @@ export interface OutcomeUnit {
   endsOrg: boolean;
 }
 
-/** A `clicks` row as read back (64-bit integers come as text). */
-export interface ClickRowRead {
-  batch_id: string;
-  seq: number;
-  at_ms: string;
-  org_id: string;
-  link_id: string;
-  bot: number;
-  variant: number | null;
-  routed: string;
-  country: string;
-  city: string;
-  device: string;
-  source_app: string;
-  referrer_host: string;
-  platform_key: string;
-  tap_id: string;
-  cell: string;
-  expired: number;
-  qr: number;
-}
+/** A `clicks` row as read back: as written (rows.ts), the 64-bit `at` as text, without its stamp. */
+export type ClickRowRead = Omit<ClickhouseClickRow, 'day' | 'at' | 'groups'> & { at_ms: string };
 
 /** An `outcomes` row as read back. */
 export interface OutcomeRowRead {
