@@ -12,7 +12,7 @@ import type { Tables } from './schema.js';
  *   two per chunk would each be a part to merge, and thousands of small organizations' months would
  *   reach the server's limit on parts.
  * - `backfill_rollups`: a `Null` table (it keeps nothing) whose views add its rows to `link_rollups`,
- *   `org_rollups` and `group_rollups` and write its batch id into the exactly-once ledger
+ *   `org_rollups`, `group_rollups` and `link_days` and write its batch id into the exactly-once ledger
  *   (`click_batch_parts`), like an insert into `clicks` does. The rollups a SQL store kept but whose raw
  *   clicks it no longer has (or could never rebuild: escape cells) go in through it, once.
  * - `backfill_outcome_rollups`: the same for the outcome rollups (per link, organization and group): the
@@ -30,6 +30,9 @@ export function backfillStatements(t: Tables): string[] {
       SELECT org_id, link_id, day, dimension, value, clicks FROM ${db}.backfill_rollups WHERE kind = 'link'`,
     `CREATE MATERIALIZED VIEW IF NOT EXISTS ${db}.backfill_org_rollups_mv TO ${t.orgRollups.text} AS
       SELECT org_id, day, dimension, value, clicks FROM ${db}.backfill_rollups WHERE kind = 'org'`,
+    `CREATE MATERIALIZED VIEW IF NOT EXISTS ${db}.backfill_link_days_mv TO ${t.linkDays.text} AS
+      SELECT org_id, link_id, day, clicks FROM ${db}.backfill_rollups
+      WHERE kind = 'link' AND dimension = 'total'`,
     // A group row carries its group in link_id (backfill.ts, groupRowsOf).
     `CREATE MATERIALIZED VIEW IF NOT EXISTS ${db}.backfill_group_rollups_mv TO ${t.groupRollups.text} AS
       SELECT org_id, link_id AS grp, day, dimension, value, clicks FROM ${db}.backfill_rollups

@@ -25,6 +25,7 @@ export function createClickhouseHousekeeping(client: ClickhouseClient, t: Tables
     t.outcomeCorrections,
     t.groupRollups,
     t.groupOutcomeRollups,
+    t.linkDays,
   ];
 
   /** A mutation not yet finished on `table` that already deletes the organization's rows. */

@@ -77,6 +77,16 @@ export function createClickhouseReads(
   const clickTable = (links: Links) =>
     links.group ? t.groupRollups : links.ids === null ? t.orgRollups : t.linkRollups;
 
+  /**
+   * Where links' human clicks a day are read: `link_days` (a row per link and day), or, for a window that
+   * starts before a database made earlier got it (schema.ts, markGroupsFrom), `link_rollups`' totals.
+   */
+  async function linkDaysFor(window: DayRange): Promise<{ table: RawSql; human: RawSql }> {
+    return window.from >= (await completeFrom())
+      ? { table: t.linkDays, human: raw('1') }
+      : { table: t.linkRollups, human: raw(`dimension = 'total'`) };
+  }
+
   /** A group's moved links' rows of a per-link table, each weighted by its correction (none: no read). */
   function corrected<R>(
     links: Links,
@@ -114,23 +124,29 @@ export function createClickhouseReads(
     return parts.flat();
   }
 
-  /** A group's `link` rows the corrections add or take back: each moved link's human clicks. */
+  /**
+   * A group's `link` rows the corrections add or take back: each moved link's human clicks (a group's
+   * reads start on or after the mark, so `link_days` is whole for them).
+   */
   const correctedLinks = (links: Links, window: DayRange) =>
     corrected<Row>(
       links,
       (from, where, weight) =>
         sql`SELECT link_id, sum(toInt64(clicks) * ${weight}) AS n FROM ${from}
-          WHERE ${where} AND dimension = 'total' AND ${dayRange('day', window)} GROUP BY link_id`,
-      t.linkRollups,
+          WHERE ${where} AND ${dayRange('day', window)} GROUP BY link_id`,
+      t.linkDays,
     ).then((rows): Row[] => rows.map((row) => ({ dimension: 'link', value: row.link_id ?? '', n: row.n })));
 
   /** `link` of a set of links: each link's human clicks, as the summary rows hold them. */
-  const linkDimension = (links: IdLinks, window: DayRange) =>
-    query<Row>(
-      sql`SELECT 'link' AS link_dimension, link_id, sum(clicks) AS n FROM ${t.linkRollups}
-        WHERE ${linkFilter(links)} AND dimension = 'total' AND ${dayRange('day', window)}
+  async function linkDimension(links: IdLinks, window: DayRange): Promise<Row[]> {
+    const days = await linkDaysFor(window);
+    const rows = await query<Row>(
+      sql`SELECT 'link' AS link_dimension, link_id, sum(clicks) AS n FROM ${days.table}
+        WHERE ${linkFilter(links)} AND ${days.human} AND ${dayRange('day', window)}
         GROUP BY link_id`,
-    ).then((rows) => rows.map((row) => ({ dimension: 'link', value: row.link_id ?? '', n: row.n })));
+    );
+    return rows.map((row) => ({ dimension: 'link', value: row.link_id ?? '', n: row.n }));
+  }
 
   /**
    * Outcome dimensions' sums from the outcome rollups (each tap's first outcome, counted when written):
@@ -223,18 +239,22 @@ export function createClickhouseReads(
     const byDay = new Map<number, number>();
     if (links.ids !== null && links.ids.length === 0) return byDay;
     type DayRow = { epoch_day: number; n: string };
+    const days =
+      links.ids === null
+        ? { table: clickTable(links), human: raw(`dimension = 'total'`) }
+        : await linkDaysFor(window);
     const parts = await Promise.all([
       query<DayRow>(
-        sql`SELECT toUInt32(day) AS epoch_day, sum(clicks) AS n FROM ${clickTable(links)}
-          WHERE ${linkFilter(links)} AND dimension = 'total' AND ${dayRange('day', window)}
+        sql`SELECT toUInt32(day) AS epoch_day, sum(clicks) AS n FROM ${days.table}
+          WHERE ${linkFilter(links)} AND ${days.human} AND ${dayRange('day', window)}
           GROUP BY epoch_day`,
       ),
       corrected<DayRow>(
         links,
         (from, where, weight) =>
           sql`SELECT toUInt32(day) AS epoch_day, sum(toInt64(clicks) * ${weight}) AS n FROM ${from}
-            WHERE ${where} AND dimension = 'total' AND ${dayRange('day', window)} GROUP BY epoch_day`,
-        t.linkRollups,
+            WHERE ${where} AND ${dayRange('day', window)} GROUP BY epoch_day`,
+        t.linkDays,
       ),
     ]);
     for (const row of parts.flat()) {

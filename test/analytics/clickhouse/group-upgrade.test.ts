@@ -90,7 +90,8 @@ describe.skipIf(clickhouseKind.skipReason !== null)('a ClickHouse database made 
       'outcome_writes_mv',
     ])
       await ch.query(`DROP TABLE ${database}.${view}`);
-    for (const table of ['group_rollups', 'group_outcome_rollups', 'group_marks'])
+    await ch.query(`DROP TABLE ${database}.link_days_mv`);
+    for (const table of ['group_rollups', 'group_outcome_rollups', 'group_marks', 'link_days'])
       await ch.query(`DROP TABLE ${database}.${table}`);
     for (const table of ['clicks', 'outcomes', 'outcome_writes', 'outcome_corrections'])
       await ch.query(`ALTER TABLE ${database}.${table} DROP COLUMN groups`);
@@ -110,6 +111,10 @@ describe.skipIf(clickhouseKind.skipReason !== null)('a ClickHouse database made 
     ]);
     const daily = await repo.daily({ orgId: org.orgId, folderId }, WINDOW);
     expect([...daily.values()].reduce((a, b) => a + b, 0)).toBe(10);
+    // The per-link list of the folder too, from the per-link rollups (link_days holds the new clicks only).
+    const listed = await repo.linkTotals({ orgId: org.orgId, folderId }, WINDOW);
+    expect(listed.map((row) => row.clicks).sort()).toEqual([5, 5]);
+    expect(Number((await ch.query(`SELECT sum(clicks) FROM ${database}.link_days`)).trim())).toBe(6);
     // The new clicks were stamped: the group rollups hold them (and only them).
     expect(
       Number(

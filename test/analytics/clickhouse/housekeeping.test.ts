@@ -100,13 +100,15 @@ for (const engine of engines) {
         'link_rollups',
         'org_rollups',
         'group_rollups',
+        'link_days',
       ]);
       const left = await eventually(
         async () =>
           (await count('clicks', "org_id = 'org-gone'")) +
           (await count('link_rollups', "org_id = 'org-gone'")) +
           (await count('org_rollups', "org_id = 'org-gone'")) +
-          (await count('group_rollups', "org_id = 'org-gone'")),
+          (await count('group_rollups', "org_id = 'org-gone'")) +
+          (await count('link_days', "org_id = 'org-gone'")),
         (n) => n === 0,
       );
       expect(left).toBe(0);
