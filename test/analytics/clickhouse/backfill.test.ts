@@ -1,5 +1,3 @@
-import { spawnSync } from 'node:child_process';
-import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { backfill } from '../../../src/analytics/clickhouse/backfill.js';
 import { createBackfillSource } from '../../../src/analytics/clickhouse/backfill-source.js';
@@ -13,12 +11,11 @@ import type { LinkService } from '../../../src/links/service.js';
 import { parseClickhouseUrl } from '../../../src/store/clickhouse-url.js';
 import type { OrgContext } from '../../../src/tenancy/context.js';
 import { clickhouseKind, startClickhouse, type TestClickhouse } from '../../helpers/clickhouse.js';
-import { childEnv } from '../../helpers/env.js';
 import { postgresKind, sqliteKind, type TestStore } from '../../helpers/stores.js';
 import { type Dataset, reportOutcomes, seed } from '../dataset.js';
 import { analyticsStore, DAY, type Harness, makeHarness, makeOrg, storedClicks } from '../setup.js';
 import { extraClicks, extraOutcomes } from './extra-dataset.js';
-import { ALL_DIMENSIONS } from './setup.js';
+import { ALL_DIMENSIONS, analyticsCli } from './setup.js';
 
 /**
  * `linkhop analytics backfill --to clickhouse` and `linkhop analytics verify`, through the built command,
@@ -31,7 +28,6 @@ import { ALL_DIMENSIONS } from './setup.js';
 
 type Link = Awaited<ReturnType<LinkService['create']>>;
 
-const CLI = join(import.meta.dirname, '../../../dist/cli/main.js');
 /** What the backfill copies: every dimension (cell_outcome from the SQL store's rollups). */
 const DIMENSIONS = ALL_DIMENSIONS;
 const DEC = Date.UTC(2024, 11, 3, 10);
@@ -82,18 +78,9 @@ for (const kind of [sqliteKind, postgresKind]) {
       let databaseUrl: string;
       const opened: { close(): Promise<void> }[] = [];
 
-      /** The built command with both URLs: status, stderr, the JSON line of stdout. */
-      function cli(analyticsUrl: string | null, ...args: string[]) {
-        const result = spawnSync(process.execPath, [CLI, 'analytics', ...args], {
-          env: childEnv({
-            DATABASE_URL: databaseUrl,
-            ...(analyticsUrl ? { ANALYTICS_URL: analyticsUrl } : {}),
-          }),
-          encoding: 'utf8',
-        });
-        const last = result.stdout.trim().split('\n').filter(Boolean).pop();
-        return { status: result.status, stderr: result.stderr, json: last ? JSON.parse(last) : null };
-      }
+      /** The built command with both URLs. */
+      const cli = (analyticsUrl: string | null, ...args: string[]) =>
+        analyticsCli(databaseUrl, analyticsUrl, ...args);
 
       const freshUrl = () => ch.urlFor(`t_${Math.random().toString(16).slice(2, 14)}`);
       async function openCh(url: string) {

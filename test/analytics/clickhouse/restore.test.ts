@@ -1,4 +1,3 @@
-import { spawnSync } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -24,10 +23,9 @@ import { parseClickhouseUrl } from '../../../src/store/clickhouse-url.js';
 import type { OrgContext } from '../../../src/tenancy/context.js';
 import { chdbKind, loadChdb } from '../../helpers/chdb.js';
 import { clickhouseKind, startClickhouse, type TestClickhouse } from '../../helpers/clickhouse.js';
-import { childEnv } from '../../helpers/env.js';
 import { postgresKind, sqliteKind, type TestStore } from '../../helpers/stores.js';
 import { analyticsStore, DAY, makeLinks, makeOrg, storedClicks } from '../setup.js';
-import { ALL_DIMENSIONS } from './setup.js';
+import { ALL_DIMENSIONS, analyticsCli } from './setup.js';
 
 /**
  * `linkhop analytics backfill --to main`, the way back from ClickHouse, on a main database of each kind
@@ -44,7 +42,8 @@ import { ALL_DIMENSIONS } from './setup.js';
 
 type Link = Awaited<ReturnType<LinkService['create']>>;
 
-const CLI = join(import.meta.dirname, '../../../dist/cli/main.js');
+/** The copies run whole backfills and spawn the CLI: minutes on a loaded CI machine, not the default 20 s. */
+const SLOW = 120_000;
 const DEC = Date.UTC(2024, 11, 4, 9);
 const JAN = Date.UTC(2025, 0, 6, 7);
 /** Every instance moved to ClickHouse here. */
@@ -269,141 +268,148 @@ for (const kind of [sqliteKind, postgresKind]) {
         };
       }
 
-      it('copies the service’s clicks and outcomes back: every read answers as ClickHouse’s, nothing twice', async () => {
-        const s = await scenario();
-        // Before: the second period is ClickHouse's alone.
-        const before = await s.sql.sums(
-          { orgId: (s.orgs[0] as OrgContext).orgId },
-          ['total'],
-          WINDOWS[2] as DayRange,
-        );
-        expect(before).toEqual([]);
-        const lines: string[] = [];
-        // A group per slice: each organization's four batches make five (one crosses into March), and the
-        // two slices of that batch are two groups, one id each.
-        const report = await restore(s.options({ chunkClicks: 1, log: (line) => lines.push(line) }));
-        expect(report).toMatchObject({
-          complete: true,
-          clicks: s.serviceClicks,
-          refusedGroups: 0,
-          rollupOnlyMonths: 1,
-          clickhouseChanged: false,
-        });
-        expect(report.groups).toBe(10);
-        expect(report.outcomes).toBeGreaterThan(20);
-        // The forward backfill's outcomes went back to where they came from: each left alone.
-        expect(report.outcomesHeld).toBeGreaterThan(5);
-        expect(await s.rawRows()).toBe(s.sqlRawBefore + s.serviceClicks);
-        expect(lines.join('\n')).toMatch(
-          /^not copied: 1 month with rollups in ClickHouse and no raw click \(2024-12: \d+ clicks\)/m,
-        );
-        expect(lines.join('\n')).toMatch(
-          /^2025-03: \d+ clicks in 4 groups in [\d.]+ s \(\d+ clicks\/s\), \d+ outcomes \(\d+ already held\) in [\d.]+ s \(\d+ taps\/s\)$/m,
-        );
-        await s.expectSame();
-
-        const again = await restore(s.options());
-        expect(again).toMatchObject({ complete: true, months: 0, groups: 0, clicks: 0, outcomes: 0 });
-      });
-
-      it('stopped, then crashed between a group’s write and its checkpoint, then run again: each click once', async () => {
-        const s = await scenario();
-        const stopped = await restore(s.options({ chunkClicks: 15, maxChunks: 2 }));
-        expect(stopped).toMatchObject({ complete: false, groups: 2 });
-
-        let crashed = 0;
-        const crashing = {
-          ...s.sql,
-          async writeClicks(clicks: readonly ClickInput[], batchId?: string) {
-            expect(await s.sql.writeClicks(clicks, batchId)).toBe(true);
-            crashed += clicks.length;
-            throw new Error('killed before the checkpoint');
-          },
-        };
-        await expect(restore(s.options({ chunkClicks: 15, store: crashing }))).rejects.toThrow(/killed/);
-        expect(crashed).toBeGreaterThan(0);
-
-        const lines: string[] = [];
-        const resumed = await restore(s.options({ chunkClicks: 15, log: (line) => lines.push(line) }));
-        expect(lines[0]).toMatch(/^resuming from the checkpoint/);
-        // The crashed group again, under its id: the main database's ledger refuses it.
-        expect(resumed).toMatchObject({ complete: true, refusedGroups: 1 });
-        expect(stopped.clicks + crashed + resumed.clicks).toBe(s.serviceClicks);
-        expect(await s.rawRows()).toBe(s.sqlRawBefore + s.serviceClicks);
-        await s.expectSame();
-
-        const third = await restore(s.options({ chunkClicks: 15 }));
-        expect(third).toMatchObject({ complete: true, months: 0, groups: 0, clicks: 0, outcomes: 0 });
-        expect(await s.rawRows()).toBe(s.sqlRawBefore + s.serviceClicks);
-      });
-
-      it('says so when ClickHouse takes writes during the run (an instance still on it)', async () => {
-        const s = await scenario();
-        const org = s.orgs[1] as OrgContext;
-        const late = clicksOf(org, s.linksOf.get(org.orgId) as Link[], Date.UTC(2025, 2, 14), 1, 'late');
-        const lines: string[] = [];
-        const report = await restore(
-          s.options({
-            store: {
-              ...s.sql,
-              async writeClicks(clicks, batchId) {
-                await s.clickhouse.writeClicks(late, `b-late-${randomUUID()}`);
-                return s.sql.writeClicks(clicks, batchId);
-              },
-            },
-            log: (line) => lines.push(line),
-          }),
-        );
-        expect(report.clickhouseChanged).toBe(true);
-        expect(lines.at(-1)).toMatch(/^ClickHouse changed during the run .*an instance still writes there/);
-      });
-
-      it('the built command: --to main end to end, verify equal after; refused without ANALYTICS_URL', async () => {
-        const s = await scenario();
-        const databaseUrl = s.main.schema
-          ? `${s.main.url}?options=${encodeURIComponent(`-c search_path=${s.main.schema}`)}`
-          : s.main.url;
-        const cli = (analyticsUrl: string | null, ...args: string[]) => {
-          const result = spawnSync(process.execPath, [CLI, 'analytics', ...args], {
-            env: childEnv({
-              DATABASE_URL: databaseUrl,
-              ...(analyticsUrl ? { ANALYTICS_URL: analyticsUrl } : {}),
-            }),
-            encoding: 'utf8',
+      it(
+        'copies the service’s clicks and outcomes back: every read answers as ClickHouse’s, nothing twice',
+        async () => {
+          const s = await scenario();
+          // Before: the second period is ClickHouse's alone.
+          const before = await s.sql.sums(
+            { orgId: (s.orgs[0] as OrgContext).orgId },
+            ['total'],
+            WINDOWS[2] as DayRange,
+          );
+          expect(before).toEqual([]);
+          const lines: string[] = [];
+          // A group per slice: each organization's four batches make five (one crosses into March), and the
+          // two slices of that batch are two groups, one id each.
+          const report = await restore(s.options({ chunkClicks: 1, log: (line) => lines.push(line) }));
+          expect(report).toMatchObject({
+            complete: true,
+            clicks: s.serviceClicks,
+            refusedGroups: 0,
+            rollupOnlyMonths: 1,
+            clickhouseChanged: false,
           });
-          const last = result.stdout.trim().split('\n').filter(Boolean).pop();
-          return { status: result.status, stderr: result.stderr, json: last ? JSON.parse(last) : null };
-        };
+          expect(report.groups).toBe(10);
+          expect(report.outcomes).toBeGreaterThan(20);
+          // The forward backfill's outcomes went back to where they came from: each left alone.
+          expect(report.outcomesHeld).toBeGreaterThan(5);
+          expect(await s.rawRows()).toBe(s.sqlRawBefore + s.serviceClicks);
+          expect(lines.join('\n')).toMatch(
+            /^not copied: 1 month with rollups in ClickHouse and no raw click \(2024-12: \d+ clicks\)/m,
+          );
+          expect(lines.join('\n')).toMatch(
+            /^2025-03: \d+ clicks in 4 groups in [\d.]+ s \(\d+ clicks\/s\), \d+ outcomes \(\d+ already held\) in [\d.]+ s \(\d+ taps\/s\)$/m,
+          );
+          await s.expectSame();
 
-        const refused = cli(null, 'backfill', '--to', 'main');
-        expect(refused.status).toBe(1);
-        expect(refused.stderr).toMatch(
-          /ANALYTICS_URL is not set: name the ClickHouse database to copy back from/,
-        );
-        expect(await s.rawRows()).toBe(s.sqlRawBefore);
+          const again = await restore(s.options());
+          expect(again).toMatchObject({ complete: true, months: 0, groups: 0, clicks: 0, outcomes: 0 });
+        },
+        SLOW,
+      );
 
-        const run = cli(s.url, 'backfill', '--to', 'main');
-        expect(run.status, run.stderr).toBe(0);
-        expect(run.json).toMatchObject({
-          restored: true,
-          clicks: s.serviceClicks,
-          rollupOnlyMonths: 1,
-          clickhouseChanged: false,
-        });
-        expect(run.stderr).toMatch(
-          /^2025-02: \d+ clicks in 1 group in [\d.]+ s \(\d+ clicks\/s\), .* \(\d+ taps\/s\)$/m,
-        );
-        expect(await s.rawRows()).toBe(s.sqlRawBefore + s.serviceClicks);
-        const checked = cli(s.url, 'verify', '--from', '2024-11-01', '--to', '2025-04-30');
-        expect(checked.status, checked.stderr).toBe(0);
-        expect(checked.json).toMatchObject({ equal: true, differences: [] });
+      it(
+        'stopped, then crashed between a group’s write and its checkpoint, then run again: each click once',
+        async () => {
+          const s = await scenario();
+          const stopped = await restore(s.options({ chunkClicks: 15, maxChunks: 2 }));
+          expect(stopped).toMatchObject({ complete: false, groups: 2 });
 
-        const again = cli(s.url, 'backfill', '--to', 'main');
-        expect(again.json).toMatchObject({ restored: true, months: 0, clicks: 0 });
-        expect(cli(ch.urlFor('t_missing'), 'backfill', '--to', 'main').stderr).toMatch(
-          /has no linkhop clicks or outcomes tables/,
-        );
-      });
+          let crashed = 0;
+          const crashing = {
+            ...s.sql,
+            async writeClicks(clicks: readonly ClickInput[], batchId?: string) {
+              expect(await s.sql.writeClicks(clicks, batchId)).toBe(true);
+              crashed += clicks.length;
+              throw new Error('killed before the checkpoint');
+            },
+          };
+          await expect(restore(s.options({ chunkClicks: 15, store: crashing }))).rejects.toThrow(/killed/);
+          expect(crashed).toBeGreaterThan(0);
+
+          const lines: string[] = [];
+          const resumed = await restore(s.options({ chunkClicks: 15, log: (line) => lines.push(line) }));
+          expect(lines[0]).toMatch(/^resuming from the checkpoint/);
+          // The crashed group again, under its id: the main database's ledger refuses it.
+          expect(resumed).toMatchObject({ complete: true, refusedGroups: 1 });
+          expect(stopped.clicks + crashed + resumed.clicks).toBe(s.serviceClicks);
+          expect(await s.rawRows()).toBe(s.sqlRawBefore + s.serviceClicks);
+          await s.expectSame();
+
+          const third = await restore(s.options({ chunkClicks: 15 }));
+          expect(third).toMatchObject({ complete: true, months: 0, groups: 0, clicks: 0, outcomes: 0 });
+          expect(await s.rawRows()).toBe(s.sqlRawBefore + s.serviceClicks);
+        },
+        SLOW,
+      );
+
+      it(
+        'says so when ClickHouse takes writes during the run (an instance still on it)',
+        async () => {
+          const s = await scenario();
+          const org = s.orgs[1] as OrgContext;
+          const late = clicksOf(org, s.linksOf.get(org.orgId) as Link[], Date.UTC(2025, 2, 14), 1, 'late');
+          const lines: string[] = [];
+          const report = await restore(
+            s.options({
+              store: {
+                ...s.sql,
+                async writeClicks(clicks, batchId) {
+                  await s.clickhouse.writeClicks(late, `b-late-${randomUUID()}`);
+                  return s.sql.writeClicks(clicks, batchId);
+                },
+              },
+              log: (line) => lines.push(line),
+            }),
+          );
+          expect(report.clickhouseChanged).toBe(true);
+          expect(lines.at(-1)).toMatch(/^ClickHouse changed during the run .*an instance still writes there/);
+        },
+        SLOW,
+      );
+
+      it(
+        'the built command: --to main end to end, verify equal after; refused without ANALYTICS_URL',
+        async () => {
+          const s = await scenario();
+          const databaseUrl = s.main.schema
+            ? `${s.main.url}?options=${encodeURIComponent(`-c search_path=${s.main.schema}`)}`
+            : s.main.url;
+          const cli = (analyticsUrl: string | null, ...args: string[]) =>
+            analyticsCli(databaseUrl, analyticsUrl, ...args);
+
+          const refused = cli(null, 'backfill', '--to', 'main');
+          expect(refused.status).toBe(1);
+          expect(refused.stderr).toMatch(
+            /ANALYTICS_URL is not set: name the ClickHouse database to copy back from/,
+          );
+          expect(await s.rawRows()).toBe(s.sqlRawBefore);
+
+          const run = cli(s.url, 'backfill', '--to', 'main');
+          expect(run.status, run.stderr).toBe(0);
+          expect(run.json).toMatchObject({
+            restored: true,
+            clicks: s.serviceClicks,
+            rollupOnlyMonths: 1,
+            clickhouseChanged: false,
+          });
+          expect(run.stderr).toMatch(
+            /^2025-02: \d+ clicks in 1 group in [\d.]+ s \(\d+ clicks\/s\), .* \(\d+ taps\/s\)$/m,
+          );
+          expect(await s.rawRows()).toBe(s.sqlRawBefore + s.serviceClicks);
+          const checked = cli(s.url, 'verify', '--from', '2024-11-01', '--to', '2025-04-30');
+          expect(checked.status, checked.stderr).toBe(0);
+          expect(checked.json).toMatchObject({ equal: true, differences: [] });
+
+          const again = cli(s.url, 'backfill', '--to', 'main');
+          expect(again.json).toMatchObject({ restored: true, months: 0, clicks: 0 });
+          expect(cli(ch.urlFor('t_missing'), 'backfill', '--to', 'main').stderr).toMatch(
+            /has no linkhop clicks or outcomes tables/,
+          );
+        },
+        SLOW,
+      );
     },
   );
 }

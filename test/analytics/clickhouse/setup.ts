@@ -1,9 +1,12 @@
+import { spawnSync } from 'node:child_process';
+import { join } from 'node:path';
 import { createClickhouseClient } from '../../../src/analytics/clickhouse/client.js';
 import { openClickhouseAnalytics } from '../../../src/analytics/clickhouse/store.js';
 import type { AnalyticsStore } from '../../../src/analytics/repo.js';
 import { parseClickhouseUrl } from '../../../src/store/clickhouse-url.js';
 import type { Store } from '../../../src/store/database.js';
 import type { TestClickhouse } from '../../helpers/clickhouse.js';
+import { childEnv } from '../../helpers/env.js';
 
 /** Every dimension the analytics stores answer: what the suites comparing ClickHouse to SQL ask for. */
 export const ALL_DIMENSIONS = [
@@ -45,4 +48,19 @@ export async function openTestAnalytics(ch: TestClickhouse, main: Store) {
       await client.close();
     },
   };
+}
+
+const CLI = join(import.meta.dirname, '../../../dist/cli/main.js');
+
+/**
+ * The built `linkhop analytics ...` (run `npx tsc -p tsconfig.build.json` first) with the main database
+ * and, when given, ANALYTICS_URL: its status, stderr and the JSON line of its stdout.
+ */
+export function analyticsCli(databaseUrl: string, analyticsUrl: string | null, ...args: string[]) {
+  const result = spawnSync(process.execPath, [CLI, 'analytics', ...args], {
+    env: childEnv({ DATABASE_URL: databaseUrl, ...(analyticsUrl ? { ANALYTICS_URL: analyticsUrl } : {}) }),
+    encoding: 'utf8',
+  });
+  const last = result.stdout.trim().split('\n').filter(Boolean).pop();
+  return { status: result.status, stderr: result.stderr, json: last ? JSON.parse(last) : null };
 }
