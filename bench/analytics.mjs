@@ -1,8 +1,8 @@
-// npm run bench:analytics -- [--clicks N] [--links N] [--db sqlite|postgres|clickhouse|a,b] (or node
+// npm run bench:analytics -- [--clicks N] [--links N] [--moves N] [--db sqlite|postgres|clickhouse|a,b] (or node
 // bench/analytics.mjs after a build): seeds N clicks (default 1,000,000; BENCH_CLICKS) over 90 days across
 // the links (1,000) of one organization, then times the analytics reads (p50 and p90 of BENCH_RUNS) on
-// SQLite and, when DATABASE_URL_TEST is set, PostgreSQL (--db picks; default both); last, the batch
-// writer's throughput. The SQL seed goes through the writer's own row, rollup and group-rollup code
+// SQLite and, when DATABASE_URL_TEST is set, PostgreSQL (--db picks; default both), and the folder and
+// tag views again after --moves N links (10) left and joined each; last, the batch writer's throughput. The SQL seed goes through the writer's own row, rollup and group-rollup code
 // (src/analytics/write/rollups.ts, group-rollups.ts), a transaction per day.
 //
 // `--db postgres,clickhouse` runs PostgreSQL and ClickHouse side by side on the same data (issue #35).
