@@ -1,7 +1,3 @@
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import type { ClickHouseSettings } from '@clickhouse/client';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { backfill } from '../../../src/analytics/clickhouse/backfill.js';
 import { createBackfillSource } from '../../../src/analytics/clickhouse/backfill-source.js';
@@ -16,7 +12,7 @@ import { createAnalyticsService } from '../../../src/analytics/service.js';
 import { createClickBuffer } from '../../../src/analytics/write/click-buffer.js';
 import { createTapTokens } from '../../../src/analytics/write/tap-tokens.js';
 import { parseClickhouseUrl } from '../../../src/store/clickhouse-url.js';
-import { type ChdbSession, chdbKind, loadChdb } from '../../helpers/chdb.js';
+import { chdbKind } from '../../helpers/chdb.js';
 import { clickhouseKind, startClickhouse, type TestClickhouse } from '../../helpers/clickhouse.js';
 import { sqliteKind, type TestStore } from '../../helpers/stores.js';
 import { type Dataset, reportOutcomes, seed } from '../dataset.js';
@@ -31,6 +27,7 @@ import {
   silent,
   TODAY,
 } from '../setup.js';
+import { type Captured, capturing, replayOnChdb } from './chdb-replay.js';
 import { extraClicks, extraOutcomes } from './extra-dataset.js';
 import { ALL_DIMENSIONS } from './setup.js';
 
@@ -43,61 +40,6 @@ import { ALL_DIMENSIONS } from './setup.js';
  * rows as 18.16 did (as a multiset: statements without ORDER BY have no order; 64-bit integers compared
  * as numbers, since 18.16 quotes them in JSON and 26.x does not).
  */
-
-interface Captured {
-  kind: 'rows' | 'command' | 'insert';
-  statement: string;
-  settings: ClickHouseSettings | undefined;
-  rows?: object[];
-  answer?: unknown[];
-}
-
-/** A client that does what `inner` does and notes each statement, its settings and its answer. */
-function capturing(inner: ClickhouseClient, log: Captured[]): ClickhouseClient {
-  return {
-    async rows<T>(statement: string, settings?: ClickHouseSettings): Promise<T[]> {
-      const answer = await inner.rows<T>(statement, settings);
-      log.push({ kind: 'rows', statement, settings, answer });
-      return answer;
-    },
-    async *stream<T>(statement: string, settings?: ClickHouseSettings): AsyncGenerator<T[]> {
-      const answer: T[] = [];
-      let whole = false;
-      try {
-        for await (const chunk of inner.stream<T>(statement, settings)) {
-          answer.push(...chunk);
-          yield chunk;
-        }
-        whole = true;
-      } finally {
-        // A stream its reader left early has no whole answer to compare: the statement still runs.
-        log.push({ kind: 'rows', statement, settings, ...(whole ? { answer } : {}) });
-      }
-    },
-    async command(statement: string, settings?: ClickHouseSettings): Promise<void> {
-      await inner.command(statement, settings);
-      log.push({ kind: 'command', statement, settings });
-    },
-    async insert(table: string, rows: readonly object[], settings?: ClickHouseSettings): Promise<void> {
-      await inner.insert(table, rows, settings);
-      if (rows.length > 0)
-        log.push({
-          kind: 'insert',
-          statement: `INSERT INTO ${table} FORMAT JSONEachRow`,
-          settings,
-          rows: [...rows],
-        });
-    },
-    close: () => inner.close(),
-  };
-}
-
-/** A row with 64-bit integers as numbers, whichever way the server wrote them. */
-const normal = (row: unknown): string =>
-  JSON.stringify(row, (_key, value) =>
-    typeof value === 'string' && /^-?\d{1,19}$/.test(value) ? Number(value) : value,
-  );
-const multiset = (rows: readonly unknown[]) => rows.map(normal).sort();
 
 const today = Math.floor(NOW / DAY);
 const WINDOWS = [
@@ -261,46 +203,15 @@ describe.skipIf(clickhouseKind.skipReason !== null || chdbKind.skipReason !== nu
     });
 
     it('replays on chdb: every statement runs, every read answers the same rows', () => {
-      const dir = mkdtempSync(join(tmpdir(), 'linkhop-chdb-'));
-      const { Session } = loadChdb();
-      const session: ChdbSession = new Session(dir);
-      try {
-        expect(session.query('SELECT version()', 'CSV')).toMatch(/^"2[6-9]\./);
-        const kinds = { rows: 0, command: 0, insert: 0, compared: 0, nonEmpty: 0 };
-        for (const step of log) {
-          for (const [name, value] of Object.entries(step.settings ?? {}))
-            session.query(`SET ${name} = ${/^\d+$/.test(String(value)) ? value : `'${value}'`}`);
-          kinds[step.kind] += 1;
-          const statement =
-            step.kind === 'insert'
-              ? `${step.statement}\n${(step.rows ?? []).map((row) => JSON.stringify(row)).join('\n')}`
-              : step.statement;
-          let text: string;
-          try {
-            text = session.query(statement, step.kind === 'rows' ? 'JSONEachRow' : 'CSV');
-          } catch (error) {
-            throw new Error(`chdb refused: ${step.statement}\n${String(error)}`);
-          }
-          if (step.kind !== 'rows' || step.answer === undefined) continue;
-          const rows = text
-            .split('\n')
-            .filter(Boolean)
-            .map((line) => JSON.parse(line) as unknown);
-          expect(multiset(rows), step.statement).toEqual(multiset(step.answer));
-          kinds.compared += 1;
-          if (rows.length > 0) kinds.nonEmpty += 1;
-        }
-        // The whole surface went through: DDL, writes, reads with answers.
-        expect(kinds.command).toBeGreaterThanOrEqual(20);
-        expect(kinds.insert).toBeGreaterThan(10);
-        expect(kinds.compared).toBeGreaterThan(100);
-        expect(kinds.nonEmpty).toBeGreaterThan(60);
-        const distinct = new Set(log.map((step) => step.statement.replace(/'[^']*'/g, "''").slice(0, 60)));
-        expect(distinct.size).toBeGreaterThan(15);
-      } finally {
-        session.cleanup?.();
-        rmSync(dir, { recursive: true, force: true });
-      }
+      const kinds = replayOnChdb(log);
+      expect(kinds.version).toMatch(/^"2[6-9]\./);
+      // The whole surface went through: DDL, writes, reads with answers.
+      expect(kinds.command).toBeGreaterThanOrEqual(20);
+      expect(kinds.insert).toBeGreaterThan(10);
+      expect(kinds.compared).toBeGreaterThan(100);
+      expect(kinds.nonEmpty).toBeGreaterThan(60);
+      const distinct = new Set(log.map((step) => step.statement.replace(/'[^']*'/g, "''").slice(0, 60)));
+      expect(distinct.size).toBeGreaterThan(15);
     });
   },
 );

@@ -1,12 +1,8 @@
 import { randomUUID } from 'node:crypto';
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import type { ClickHouseSettings } from '@clickhouse/client';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { backfill } from '../../../src/analytics/clickhouse/backfill.js';
 import { createBackfillSource } from '../../../src/analytics/clickhouse/backfill-source.js';
-import { type ClickhouseClient, createClickhouseClient } from '../../../src/analytics/clickhouse/client.js';
+import { createClickhouseClient } from '../../../src/analytics/clickhouse/client.js';
 import { createGroupHistory } from '../../../src/analytics/clickhouse/group-history.js';
 import { type RestoreOptions, restore } from '../../../src/analytics/clickhouse/restore.js';
 import { createRestoreSource } from '../../../src/analytics/clickhouse/restore-source.js';
@@ -21,10 +17,11 @@ import type { ClickInput } from '../../../src/analytics/write/click-input.js';
 import type { LinkService } from '../../../src/links/service.js';
 import { parseClickhouseUrl } from '../../../src/store/clickhouse-url.js';
 import type { OrgContext } from '../../../src/tenancy/context.js';
-import { chdbKind, loadChdb } from '../../helpers/chdb.js';
+import { chdbKind } from '../../helpers/chdb.js';
 import { clickhouseKind, startClickhouse, type TestClickhouse } from '../../helpers/clickhouse.js';
 import { postgresKind, sqliteKind, type TestStore } from '../../helpers/stores.js';
 import { analyticsStore, DAY, makeLinks, makeOrg, storedClicks } from '../setup.js';
+import { type Captured, capturing, numbersAsNumbers, replayOnChdb } from './chdb-replay.js';
 import { ALL_DIMENSIONS, analyticsCli } from './setup.js';
 
 /**
@@ -414,52 +411,12 @@ for (const kind of [sqliteKind, postgresKind]) {
   );
 }
 
-interface Captured {
-  kind: 'rows' | 'command' | 'insert';
-  statement: string;
-  settings: ClickHouseSettings | undefined;
-  answer?: unknown[];
-}
-
-/** A client that does what `inner` does and notes each statement (an insert with its rows) and answer. */
-function capturing(inner: ClickhouseClient, log: Captured[]): ClickhouseClient {
-  return {
-    async rows<T>(statement: string, settings?: ClickHouseSettings): Promise<T[]> {
-      const answer = await inner.rows<T>(statement, settings);
-      log.push({ kind: 'rows', statement, settings, answer });
-      return answer;
-    },
-    stream: (statement, settings) => inner.stream(statement, settings),
-    async command(statement: string, settings?: ClickHouseSettings): Promise<void> {
-      await inner.command(statement, settings);
-      log.push({ kind: 'command', statement, settings });
-    },
-    async insert(table: string, rows: readonly object[], settings?: ClickHouseSettings): Promise<void> {
-      await inner.insert(table, rows, settings);
-      const lines = rows.map((row) => JSON.stringify(row)).join('\n');
-      if (rows.length > 0)
-        log.push({
-          kind: 'insert',
-          statement: `INSERT INTO ${table} FORMAT JSONEachRow\n${lines}`,
-          settings,
-        });
-    },
-    close: () => inner.close(),
-  };
-}
-
 /**
  * A row as compared: 64-bit integers as numbers (18.16 quotes them in JSON, 26.x does not), and without
  * the checkpoint's instant, which each server reads in its own timezone.
  */
 const normal = (row: unknown): string =>
-  JSON.stringify(row, (key, value) =>
-    key === 'at_s'
-      ? undefined
-      : typeof value === 'string' && /^-?\d{1,19}$/.test(value)
-        ? Number(value)
-        : value,
-  );
+  JSON.stringify(row, (key, value) => (key === 'at_s' ? undefined : numbersAsNumbers(key, value)));
 
 describe.skipIf(clickhouseKind.skipReason !== null || chdbKind.skipReason !== null)(
   'the way back on chdb (26.x): every statement runs and answers as on 18.16',
@@ -503,44 +460,20 @@ describe.skipIf(clickhouseKind.skipReason !== null || chdbKind.skipReason !== nu
         await ch.stop();
       }
 
-      const dir = mkdtempSync(join(tmpdir(), 'linkhop-chdb-'));
-      const session = new (loadChdb().Session)(dir);
-      try {
-        let compared = 0;
-        for (const step of log) {
-          for (const [name, value] of Object.entries(step.settings ?? {}))
-            session.query(`SET ${name} = ${/^\d+$/.test(String(value)) ? value : `'${value}'`}`);
-          let text: string;
-          try {
-            text = session.query(step.statement, step.kind === 'rows' ? 'JSONEachRow' : 'CSV');
-          } catch (error) {
-            throw new Error(`chdb refused: ${step.statement.slice(0, 500)}\n${String(error)}`);
-          }
-          if (step.kind !== 'rows' || step.answer === undefined) continue;
-          const rows = text
-            .split('\n')
-            .filter(Boolean)
-            .map((line) => JSON.parse(line) as unknown);
-          expect(rows.map(normal).sort(), step.statement).toEqual(step.answer.map(normal).sort());
-          compared += 1;
-        }
-        // The way back's reads were among them: slices (with their ranges), clicks, outcomes, checkpoint.
-        for (const read of [
-          'GROUP BY batch_id',
-          'batch_id IN',
-          'GROUP BY org_id',
-          'restore_checkpoint ORDER BY',
-        ])
-          expect(
-            log.some((step) => step.kind === 'rows' && step.statement.includes(read)),
-            read,
-          ).toBe(true);
-        expect(log.some((step) => step.statement.includes("batch_id <= '"))).toBe(true);
-        expect(compared).toBeGreaterThan(30);
-      } finally {
-        session.cleanup?.();
-        rmSync(dir, { recursive: true, force: true });
-      }
+      const { compared } = replayOnChdb(log, normal);
+      // The way back's reads were among them: slices (with their ranges), clicks, outcomes, checkpoint.
+      for (const read of [
+        'GROUP BY batch_id',
+        'batch_id IN',
+        'GROUP BY org_id',
+        'restore_checkpoint ORDER BY',
+      ])
+        expect(
+          log.some((step) => step.kind === 'rows' && step.statement.includes(read)),
+          read,
+        ).toBe(true);
+      expect(log.some((step) => step.statement.includes("batch_id <= '"))).toBe(true);
+      expect(compared).toBeGreaterThan(30);
     }, 120_000);
   },
 );
