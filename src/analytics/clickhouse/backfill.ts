@@ -251,7 +251,7 @@ async function copyRollups(
   month: number,
   orgId: string,
 ): Promise<{ rows: number; mismatched: number }> {
-  const { source, client, tables } = options;
+  const { source } = options;
   const fromDay = monthStart(month) / DAY_MS;
   const toDay = monthStart(nextMonth(month)) / DAY_MS - 1;
   const stored = await source.rollups(orgId, fromDay, toDay, LINK_DIMENSIONS, ORG_DIMENSIONS);
@@ -270,17 +270,7 @@ async function copyRollups(
   async function insert(): Promise<void> {
     if (waiting.length === 0) return;
     const batchId = `backfill-rollups-${orgId}-${firstDay}`;
-    const [seen] = await client.rows<{ n: string }>(
-      sql`SELECT count() AS n FROM ${tables.batchParts} WHERE batch_id = ${batchId}`,
-    );
-    if (Number(seen?.n ?? 0) === 0) {
-      await client.insert(
-        `${tables.database}.backfill_rollups`,
-        waiting.map((row) => ({ batch_id: batchId, ...row })),
-        { max_insert_block_size: String(Math.max(1_048_576, waiting.length + 1)) },
-      );
-      rows += waiting.length;
-    }
+    if (await insertOnce(options, 'backfill_rollups', batchId, waiting)) rows += waiting.length;
     waiting = [];
   }
   for (const [day, sqlRows] of [...byDay].sort((a, b) => a[0] - b[0])) {
@@ -346,16 +336,11 @@ async function groupRowsOf(
  * organizations' rows for it.
  */
 async function copyCellOutcomes(options: BackfillOptions, month: number, orgId: string): Promise<number> {
-  const { source, client, tables } = options;
+  const { source } = options;
   const fromDay = monthStart(month) / DAY_MS;
   const toDay = monthStart(nextMonth(month)) / DAY_MS - 1;
   const stored = await source.rollups(orgId, fromDay, toDay, [CELL_OUTCOME], [CELL_OUTCOME]);
   if (stored.length === 0) return 0;
-  const batchId = `backfill-cells-${orgId}-${month}`;
-  const [seen] = await client.rows<{ n: string }>(
-    sql`SELECT count() AS n FROM ${tables.batchParts} WHERE batch_id = ${batchId}`,
-  );
-  if (Number(seen?.n ?? 0) > 0) return 0;
   const groups: RollupCopy[] = [];
   for (const day of new Set(stored.map((row) => row.day)))
     groups.push(
@@ -369,7 +354,6 @@ async function copyCellOutcomes(options: BackfillOptions, month: number, orgId: 
       ).filter((row) => row.dimension === CELL_OUTCOME),
     );
   const rows = [...stored, ...groups].map((row) => ({
-    batch_id: batchId,
     kind: row.kind,
     org_id: orgId,
     link_id: row.link_id,
@@ -378,10 +362,36 @@ async function copyCellOutcomes(options: BackfillOptions, month: number, orgId: 
     value: row.value,
     taps: row.clicks,
   }));
-  await client.insert(`${tables.database}.backfill_outcome_rollups`, rows, {
-    max_insert_block_size: String(Math.max(1_048_576, rows.length + 1)),
-  });
-  return rows.length;
+  const inserted = await insertOnce(
+    options,
+    'backfill_outcome_rollups',
+    `backfill-cells-${orgId}-${month}`,
+    rows,
+  );
+  return inserted ? rows.length : 0;
+}
+
+/**
+ * Rows into one of the backfill's `Null` tables (backfill-tables.ts) under `batchId`, as one block, unless
+ * the ledger already holds that id (a run again after a crash before its checkpoint): false then.
+ */
+async function insertOnce(
+  options: BackfillOptions,
+  table: 'backfill_rollups' | 'backfill_outcome_rollups',
+  batchId: string,
+  rows: readonly object[],
+): Promise<boolean> {
+  const { client, tables } = options;
+  const [seen] = await client.rows<{ n: string }>(
+    sql`SELECT count() AS n FROM ${tables.batchParts} WHERE batch_id = ${batchId}`,
+  );
+  if (Number(seen?.n ?? 0) > 0) return false;
+  await client.insert(
+    `${tables.database}.${table}`,
+    rows.map((row) => ({ batch_id: batchId, ...row })),
+    { max_insert_block_size: String(Math.max(1_048_576, rows.length + 1)) },
+  );
+  return true;
 }
 
 /** Each organization's longest block, read once a run (a pass over its block headers). */

@@ -1,5 +1,7 @@
+import { DAY_MS } from '../model.js';
 import type { ClickhouseClient } from './client.js';
 import { type RawSql, raw, sql } from './literal.js';
+import { isoDay } from './rows.js';
 
 /**
  * The ClickHouse tables, created at start with `IF NOT EXISTS` (applying twice changes nothing). Every
@@ -296,13 +298,8 @@ async function markGroupsFrom(client: ClickhouseClient, t: Tables): Promise<void
   if (Number(state?.groups ?? 0) > 0 || Number(state?.clicks ?? 0) === 0) return;
   const [held] = await client.rows<{ n: string }>(`SELECT count() AS n FROM ${t.linkRollups.text}`);
   if (Number(held?.n ?? 0) === 0) return;
-  const tomorrow = Math.floor(Date.now() / 86_400_000) + 1;
-  await client.insert(t.groupMarks.text, [
-    {
-      day: new Date(tomorrow * 86_400_000).toISOString().slice(0, 10),
-      marked: Math.floor(Date.now() / 1000),
-    },
-  ]);
+  const tomorrow = Math.floor(Date.now() / DAY_MS) + 1;
+  await client.insert(t.groupMarks.text, [{ day: isoDay(tomorrow), marked: Math.floor(Date.now() / 1000) }]);
 }
 
 /** The first day the group rollups hold every click of (0 for a database made with them). */
